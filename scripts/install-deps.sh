@@ -1,0 +1,24 @@
+#!/bin/sh
+# Install every Debian 12 package the project needs. Idempotent: it only
+# calls apt-get when something is missing, so repeated runs are cheap.
+set -eu
+
+PKGS="build-essential git python3 meson ninja-build pkg-config
+libcmocka-dev liburcu-dev libfuse3-dev fuse3
+linux-source-6.1 flex bison bc libelf-dev libssl-dev cpio kmod dwarves rsync
+qemu-system-x86 busybox-static xfsprogs
+clang llvm lld xz-utils"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+echo "install-deps: installing:$missing" >&2
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >&2
