@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Block size > page size arithmetic for the page cache and iomap.
+ *
+ * Every function here is a pure function of block, page or folio geometry
+ * and file offsets.  Sizes are passed as shifts (i_blkbits, PAGE_SHIFT,
+ * folio_shift()), so every size is a power of two and no division is
+ * needed.  Byte ranges use inclusive ends only where the kernel interface
+ * they feed does (writeback_control, filemap_write_and_wait_range()).
+ */
+#ifndef LBS_IOMAP_H
+#define LBS_IOMAP_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+/**
+ * enum lbs_map_type - what the filesystem mapped under a write
+ * @LBS_MAP_HOLE: no blocks (IOMAP_HOLE)
+ * @LBS_MAP_DELALLOC: reserved, not yet allocated (IOMAP_DELALLOC)
+ * @LBS_MAP_MAPPED: allocated and written (IOMAP_MAPPED)
+ * @LBS_MAP_UNWRITTEN: allocated, reads as zeroes (IOMAP_UNWRITTEN)
+ */
+enum lbs_map_type {
+	LBS_MAP_HOLE,
+	LBS_MAP_DELALLOC,
+	LBS_MAP_MAPPED,
+	LBS_MAP_UNWRITTEN,
+};
+
+/**
+ * struct lbs_zero_around - page cache ranges to zero around a sub-block write
+ * @head_pos: start of the leading range, the start of the first block
+ * @head_len: bytes from @head_pos up to the write
+ * @tail_pos: start of the trailing range, the end of the write
+ * @tail_len: bytes from @tail_pos to the end of the last block, cut at the
+ *	end of the page that holds the (new) EOF
+ * @post_eof_pos: start of the part of the last block past that EOF page
+ * @post_eof_len: its length; these pages are not instantiated
+ *
+ * The bytes described by @post_eof_pos/@post_eof_len lie wholly past EOF.
+ * Writeback skips such pages and truncate drops them, so zeroing them in
+ * the page cache would be lost work.  They stay as they are on disk and
+ * never become visible: reads zero pages wholly past EOF, writeback zeroes
+ * the EOF page past EOF, and extending the file zeroes from the old EOF
+ * through the page cache.
+ */
+struct lbs_zero_around {
+	uint64_t head_pos;
+	uint64_t head_len;
+	uint64_t tail_pos;
+	uint64_t tail_len;
+	uint64_t post_eof_pos;
+	uint64_t post_eof_len;
+};
+
+/**
+ * struct lbs_dio_pads - zeroing around a sub-block direct write
+ * @head_pos: start of the block the write starts in
+ * @head_len: bytes to zero from @head_pos up to the write (0: none)
+ * @tail_pos: end of the write
+ * @tail_len: bytes to zero from @tail_pos to the end of its block (0: none)
+ */
+struct lbs_dio_pads {
+	uint64_t head_pos;
+	uint32_t head_len;
+	uint64_t tail_pos;
+	uint32_t tail_len;
+};
+
+/**
+ * struct lbs_wb_range - a writeback_control range rounded to whole blocks
+ * @start: range_start, rounded down
+ * @end: range_end (inclusive; INT64_MAX means to EOF), rounded up
+ * @nr_to_write: nr_to_write (pages), rounded up to whole blocks
+ * @nr_added: pages added to nr_to_write; subtract them from the
+ *	remaining count after ->writepages so callers see true progress
+ */
+struct lbs_wb_range {
+	uint64_t start;
+	uint64_t end;
+	int64_t nr_to_write;
+	int64_t nr_added;
+};
+
+uint32_t lbs_pageblock_bits(uint32_t blkbits, uint32_t fshift);
+uint32_t lbs_pageblock_size(uint32_t blkbits, uint32_t fshift);
+uint32_t lbs_units_per_folio(uint32_t blkbits, uint32_t fshift);
+void lbs_pageblock_range(uint32_t blkbits, uint32_t fshift, uint64_t pos,
+			 uint64_t len, uint64_t *start, uint64_t *end);
+void lbs_adjust_read_range(uint32_t blkbits, uint32_t fshift,
+			   uint64_t folio_pos, uint64_t isize,
+			   const unsigned long *uptodate, uint64_t *pos,
+			   uint64_t length, uint32_t *offp, uint32_t *lenp);
+uint32_t lbs_truncate_page_len(uint32_t blkbits, uint32_t pshift,
+			       uint64_t pos);
+bool lbs_zero_may_mark_uptodate(uint32_t poff, uint32_t plen,
+				uint32_t from, uint32_t to);
+
+bool lbs_need_zero_around(uint32_t blkbits, uint32_t pshift,
+			  enum lbs_map_type type, bool is_new);
+bool lbs_zero_around(uint32_t blkbits, uint32_t pshift, uint64_t pos,
+		     uint64_t len, uint64_t isize,
+		     struct lbs_zero_around *za);
+
+void lbs_dio_zero_pads(uint32_t blkbits, uint64_t pos, uint64_t len,
+		       uint64_t isize, bool need_zeroout,
+		       struct lbs_dio_pads *pads);
+uint32_t lbs_dio_zero_nr_segs(uint32_t pshift, uint32_t len);
+uint32_t lbs_dio_zero_seg_len(uint32_t pshift, uint32_t len, uint32_t idx);
+
+bool lbs_round_range(uint32_t blkbits, uint32_t pshift, uint64_t start,
+		     uint64_t end, uint64_t *ostart, uint64_t *oend);
+bool lbs_flush_unmap_range(uint32_t blkbits, uint32_t pshift, uint64_t pos,
+			   uint64_t len, uint64_t *start, uint64_t *end);
+void lbs_wb_round(uint32_t blkbits, uint32_t pshift, uint64_t start,
+		  uint64_t end, int64_t nr_to_write, int64_t nr_max,
+		  struct lbs_wb_range *out);
+uint64_t lbs_wb_round_index(uint32_t blkbits, uint32_t pshift,
+			    uint64_t index);
+
+#endif /* LBS_IOMAP_H */

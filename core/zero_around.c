@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Zero-around: when a block is larger than a page, a write into part of a
+ * new, delalloc or unwritten block leaves the rest of the block with
+ * whatever the disk holds once the block is converted, and conversion at
+ * I/O completion is done in whole blocks.  The pages of the block around
+ * the write are therefore instantiated and zeroed in the page cache so the
+ * whole block is written together.
+ */
+#include "lbs_iomap.h"
+#include "lbs_util.h"
+
+/**
+ * lbs_need_zero_around() - does a write into this mapping need zero-around
+ * @blkbits: log2 of the filesystem block size
+ * @pshift: log2 of the page (folio) size
+ * @type: the mapping under the write
+ * @is_new: the filesystem allocated or reserved the mapping for this write
+ *
+ * Delalloc ranges need it even when they were not reserved by this write:
+ * speculative preallocation past EOF reserves blocks that no write has
+ * touched yet, and a later write into them gets an existing delalloc
+ * mapping.  Zero-around skips uptodate pages, so asking for it again on a
+ * block that was already zeroed costs a lookup and no I/O.
+ *
+ * Return: true if the block is larger than a page and its contents outside
+ * the write are not yet initialised on disk.
+ */
+bool lbs_need_zero_around(uint32_t blkbits, uint32_t pshift,
+			  enum lbs_map_type type, bool is_new)
+{
+	if (blkbits <= pshift)
+		return false;
+	return is_new || type == LBS_MAP_DELALLOC || type == LBS_MAP_UNWRITTEN;
+}
+
+/**
+ * lbs_zero_around() - page cache ranges to zero around a write
+ * @blkbits: log2 of the filesystem block size
+ * @pshift: log2 of the page (folio) size
+ * @pos: start of the write
+ * @len: length of the write
+ * @isize: file size before the write
+ * @za: returns the ranges
+ *
+ * The head runs from the start of the first block up to @pos.  It always
+ * lies inside the new EOF, and covers bytes between the old EOF and @pos
+ * when the write starts beyond EOF.  The tail runs from the end of the
+ * write to the end of the last block, but stops at the end of the page
+ * that holds the new EOF, max(@isize, @pos + @len): that page is written
+ * whole (writeback zeroes it past EOF), while pages wholly past EOF are
+ * neither written back nor kept by truncate.  The rest of the block is
+ * reported in @za->post_eof_pos/@za->post_eof_len; see
+ * struct lbs_zero_around for why those bytes cannot become visible.
+ *
+ * Return: true if any range needs zeroing.
+ */
+bool lbs_zero_around(uint32_t blkbits, uint32_t pshift, uint64_t pos,
+		     uint64_t len, uint64_t isize,
+		     struct lbs_zero_around *za)
+{
+	uint64_t bsize = (uint64_t)1 << blkbits;
+	uint64_t psize = (uint64_t)1 << pshift;
+	uint64_t end = pos + len;
+	uint64_t block_start = LBS_ROUND_DOWN(pos, bsize);
+	uint64_t block_end = LBS_ROUND_UP(end, bsize);
+	uint64_t eof_page_end = LBS_ROUND_UP(LBS_MAX(isize, end), psize);
+	uint64_t tail_end = LBS_MIN(block_end, eof_page_end);
+
+	*za = (struct lbs_zero_around){ 0 };
+	if (blkbits <= pshift || len == 0)
+		return false;
+
+	za->head_pos = block_start;
+	za->head_len = pos - block_start;
+	za->tail_pos = end;
+	za->tail_len = tail_end - end;
+	za->post_eof_pos = tail_end;
+	za->post_eof_len = block_end - tail_end;
+	return za->head_len || za->tail_len;
+}

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Dispatch a test vector to the core function it names.  The layout of
+ * inputs and outputs per function is documented in tests/vec/README.md.
+ */
+#include <string.h>
+
+#include "lbs_vec.h"
+#include "lbs_iomap.h"
+#include "lbs_xfs.h"
+
+/* inputs each function takes; a vector with another count is malformed */
+static const struct {
+	const char *fn;
+	uint32_t nin;
+} lbs_vec_arity[] = {
+	{ "pageblock_bits", 2 },	{ "pageblock_size", 2 },
+	{ "units_per_folio", 2 },	{ "pageblock_range", 4 },
+	{ "adjust_read_range", 8 },	{ "truncate_page_len", 3 },
+	{ "zero_may_mark_uptodate", 4 }, { "need_zero_around", 4 },
+	{ "zero_around", 5 },		{ "dio_zero_pads", 5 },
+	{ "dio_zero_nr_segs", 2 },	{ "dio_zero_seg_len", 3 },
+	{ "round_range", 4 },		{ "flush_unmap_range", 4 },
+	{ "wb_round", 6 },		{ "wb_round_index", 3 },
+	{ "ag_block_count", 4 },	{ "ag_log_blocks", 4 },
+	{ "btree_calc_size", 3 },	{ "inobt_max_size", 5 },
+	{ "stat_blksize", 6 },		{ "mount_blocksize", 4 },
+	{ "fsb_count_ok", 4 },
+};
+
+static uint64_t lbs_vec_bool(bool b)
+{
+	return b ? 1 : 0;
+}
+
+static int lbs_vec_iomap(const char *fn, const uint64_t *in, uint64_t *out)
+{
+	uint32_t a = (uint32_t)in[0], b = (uint32_t)in[1];
+
+	if (!strcmp(fn, "pageblock_bits")) {
+		out[0] = lbs_pageblock_bits(a, b);
+		return 1;
+	}
+	if (!strcmp(fn, "pageblock_size")) {
+		out[0] = lbs_pageblock_size(a, b);
+		return 1;
+	}
+	if (!strcmp(fn, "units_per_folio")) {
+		out[0] = lbs_units_per_folio(a, b);
+		return 1;
+	}
+	if (!strcmp(fn, "pageblock_range")) {
+		lbs_pageblock_range(a, b, in[2], in[3], &out[0], &out[1]);
+		return 2;
+	}
+	if (!strcmp(fn, "adjust_read_range")) {
+		unsigned long map[64 / (8 * sizeof(unsigned long))] = { 0 };
+		uint32_t bpl = 8 * sizeof(unsigned long);
+		uint64_t pos = in[6];
+		uint32_t off, len, i;
+
+		for (i = 0; i < 64; i++)
+			if (in[5] & ((uint64_t)1 << i))
+				map[i / bpl] |= 1UL << (i % bpl);
+		lbs_adjust_read_range(a, b, in[2], in[3], in[4] ? map : NULL,
+				      &pos, in[7], &off, &len);
+		out[0] = pos;
+		out[1] = off;
+		out[2] = len;
+		return 3;
+	}
+	if (!strcmp(fn, "truncate_page_len")) {
+		out[0] = lbs_truncate_page_len(a, b, in[2]);
+		return 1;
+	}
+	if (!strcmp(fn, "zero_may_mark_uptodate")) {
+		out[0] = lbs_vec_bool(lbs_zero_may_mark_uptodate(a, b,
+				(uint32_t)in[2], (uint32_t)in[3]));
+		return 1;
+	}
+	if (!strcmp(fn, "need_zero_around")) {
+		out[0] = lbs_vec_bool(lbs_need_zero_around(a, b,
+				(enum lbs_map_type)in[2], in[3] != 0));
+		return 1;
+	}
+	if (!strcmp(fn, "zero_around")) {
+		struct lbs_zero_around za;
+
+		out[0] = lbs_vec_bool(lbs_zero_around(a, b, in[2], in[3],
+						      in[4], &za));
+		out[1] = za.head_pos;
+		out[2] = za.head_len;
+		out[3] = za.tail_pos;
+		out[4] = za.tail_len;
+		out[5] = za.post_eof_pos;
+		out[6] = za.post_eof_len;
+		return 7;
+	}
+	if (!strcmp(fn, "dio_zero_pads")) {
+		struct lbs_dio_pads p;
+
+		lbs_dio_zero_pads(a, in[1], in[2], in[3], in[4] != 0, &p);
+		out[0] = p.head_pos;
+		out[1] = p.head_len;
+		out[2] = p.tail_pos;
+		out[3] = p.tail_len;
+		return 4;
+	}
+	if (!strcmp(fn, "dio_zero_nr_segs")) {
+		out[0] = lbs_dio_zero_nr_segs(a, b);
+		return 1;
+	}
+	if (!strcmp(fn, "dio_zero_seg_len")) {
+		out[0] = lbs_dio_zero_seg_len(a, b, (uint32_t)in[2]);
+		return 1;
+	}
+	if (!strcmp(fn, "round_range")) {
+		out[0] = lbs_vec_bool(lbs_round_range(a, b, in[2], in[3],
+						      &out[1], &out[2]));
+		return 3;
+	}
+	if (!strcmp(fn, "flush_unmap_range")) {
+		out[0] = lbs_vec_bool(lbs_flush_unmap_range(a, b, in[2], in[3],
+							    &out[1], &out[2]));
+		return 3;
+	}
+	if (!strcmp(fn, "wb_round")) {
+		struct lbs_wb_range r;
+
+		lbs_wb_round(a, b, in[2], in[3], (int64_t)in[4],
+			     (int64_t)in[5], &r);
+		out[0] = r.start;
+		out[1] = r.end;
+		out[2] = (uint64_t)r.nr_to_write;
+		out[3] = (uint64_t)r.nr_added;
+		return 4;
+	}
+	if (!strcmp(fn, "wb_round_index")) {
+		out[0] = lbs_wb_round_index(a, b, in[2]);
+		return 1;
+	}
+	return -1;
+}
+
+static int lbs_vec_xfs(const char *fn, const uint64_t *in, uint64_t *out)
+{
+	uint32_t a = (uint32_t)in[0], b = (uint32_t)in[1];
+
+	if (!strcmp(fn, "ag_block_count")) {
+		out[0] = lbs_ag_block_count(a, b, (uint32_t)in[2], in[3]);
+		return 1;
+	}
+	if (!strcmp(fn, "ag_log_blocks")) {
+		out[0] = lbs_ag_log_blocks(a, b, in[2], (uint32_t)in[3]);
+		return 1;
+	}
+	if (!strcmp(fn, "btree_calc_size")) {
+		out[0] = lbs_btree_calc_size(a, b, in[2]);
+		return 1;
+	}
+	if (!strcmp(fn, "inobt_max_size")) {
+		out[0] = lbs_inobt_max_size(a, b, (uint32_t)in[2],
+					    (uint32_t)in[3], (uint32_t)in[4]);
+		return 1;
+	}
+	if (!strcmp(fn, "stat_blksize")) {
+		out[0] = lbs_stat_blksize(a, b, (uint32_t)in[2], in[3] != 0,
+					  (uint32_t)in[4], (uint32_t)in[5]);
+		return 1;
+	}
+	if (!strcmp(fn, "mount_blocksize")) {
+		out[0] = lbs_mount_blocksize(a, b, in[2] != 0,
+					     (uint32_t)in[3]);
+		return 1;
+	}
+	if (!strcmp(fn, "fsb_count_ok")) {
+		out[0] = lbs_vec_bool(lbs_fsb_count_ok(in[0], b,
+						       (uint32_t)in[2], in[3]));
+		return 1;
+	}
+	return -1;
+}
+
+/**
+ * lbs_vec_call() - call the core function a vector names
+ * @fn: function name without the lbs_ prefix
+ * @nin: number of inputs supplied; all LBS_VEC_MAX slots must be readable
+ * @in: inputs
+ * @out: outputs, LBS_VEC_MAX slots
+ *
+ * Return: number of outputs written, or -1 if @fn is unknown or takes
+ * another number of inputs.
+ */
+int lbs_vec_call(const char *fn, uint32_t nin, const uint64_t *in,
+		 uint64_t *out)
+{
+	uint32_t i;
+	int n;
+
+	for (i = 0; i < sizeof(lbs_vec_arity) / sizeof(lbs_vec_arity[0]); i++)
+		if (!strcmp(fn, lbs_vec_arity[i].fn))
+			break;
+	if (i == sizeof(lbs_vec_arity) / sizeof(lbs_vec_arity[0]) ||
+	    nin != lbs_vec_arity[i].nin)
+		return -1;
+	n = lbs_vec_iomap(fn, in, out);
+	if (n < 0)
+		n = lbs_vec_xfs(fn, in, out);
+	return n;
+}
