@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _STUB_LINUX_LIMITS_H
+#define _STUB_LINUX_LIMITS_H
+#include <linux/types.h>
+#define U32_MAX		((u32)~0U)
+#define U64_MAX		((u64)~0ULL)
+#define S64_MAX		((s64)(U64_MAX >> 1))
+#endif
