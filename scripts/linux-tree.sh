@@ -1,0 +1,142 @@
+#!/bin/sh
+# Manage the Linux 6.1 source trees used by the kernel side of the project.
+#
+#   linux-tree.sh pristine
+#       Ensure a git repo of Debian's /usr/src/linux-source-6.1.tar.xz at
+#       $LBS_BUILD/linux/pristine, one commit with a fixed author/date
+#       (deterministic hash), tagged "pristine". Fast no-op when the tag exists.
+#       Prints the path.
+#
+#   linux-tree.sh worktree NAME SERIES_DIR
+#       Make (or reset) $LBS_BUILD/linux/NAME as a worktree of the pristine
+#       repo at tag "pristine", then "git am" SERIES_DIR/0*.patch in order,
+#       skipping the cover letter 0000-*. An empty SERIES_DIR gives a pristine
+#       worktree. Commits get a fixed committer and committer date = author
+#       date, so the same series always yields the same HEAD. Prints the path.
+#
+# Environment: LBS_BUILD (default <repo>/build; relative paths are taken
+# relative to the repo root), LBS_LINUX_TARBALL (default
+# /usr/src/linux-source-6.1.tar.xz).
+set -eu
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${LBS_BUILD:-build}
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+TARBALL=${LBS_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+LINUX=$BUILD/linux
+PRISTINE=$LINUX/pristine
+
+# Fixed identity so that commits (and hence hashes) are reproducible.
+export GIT_AUTHOR_NAME="lbs pristine" GIT_AUTHOR_EMAIL="lbs@localhost"
+export GIT_COMMITTER_NAME="lbs" GIT_COMMITTER_EMAIL="lbs@localhost"
+FIXED_DATE="2000-01-01T00:00:00+0000"
+
+die() { echo "linux-tree.sh: error: $*" >&2; exit 1; }
+note() { echo "linux-tree.sh: $*" >&2; }
+
+# git with settings that must not depend on the user's configuration.
+g() {
+	git -c core.autocrlf=false -c core.safecrlf=false -c core.excludesFile=/dev/null \
+		-c gc.auto=0 -c advice.detachedHead=false "$@"
+}
+
+tarball_id() {
+	# size and mtime are enough to notice a Debian update of linux-source-6.1
+	stat -c '%s %Y' "$TARBALL"
+}
+
+cmd_pristine() {
+	[ -f "$TARBALL" ] || die "$TARBALL not found (apt-get install linux-source-6.1)"
+	if g -C "$PRISTINE" rev-parse -q --verify refs/tags/pristine >/dev/null 2>&1; then
+		if [ "$(cat "$PRISTINE/.git/lbs-tarball-id" 2>/dev/null)" != "$(tarball_id)" ]; then
+			note "warning: $TARBALL changed since $PRISTINE was made;" \
+				"remove $LINUX to recreate it"
+		fi
+		echo "$PRISTINE"
+		return 0
+	fi
+	[ ! -e "$PRISTINE" ] || die "$PRISTINE exists but has no 'pristine' tag (interrupted run?); remove it and retry"
+
+	start=$(date +%s)
+	mkdir -p "$LINUX"
+	tmp=$LINUX/.pristine.tmp.$$
+	rm -rf "$tmp"
+	mkdir "$tmp"
+	trap 'rm -rf "$tmp"' EXIT INT TERM
+	note "unpacking $TARBALL"
+	tar -C "$tmp" --strip-components=1 -xJf "$TARBALL"
+	nfiles=$(cd "$tmp" && find . \( -type f -o -type l \) | wc -l)
+	g -C "$tmp" init -q -b master
+	# Keep settings in the repo too, so later plain "git" calls behave the same.
+	g -C "$tmp" config core.autocrlf false
+	g -C "$tmp" config gc.auto 0
+	note "committing $nfiles files"
+	g -C "$tmp" add -f -A .
+	GIT_AUTHOR_DATE=$FIXED_DATE GIT_COMMITTER_DATE=$FIXED_DATE \
+		g -C "$tmp" commit -q --no-verify -m "linux-source-6.1 (pristine, from $(basename "$TARBALL"))"
+	g -C "$tmp" tag pristine
+
+	# The commit must hold exactly the unpacked tarball.
+	dirty=$(g -C "$tmp" status --porcelain --ignored --untracked-files=all)
+	[ -z "$dirty" ] || die "pristine commit does not match the tarball:
+$(echo "$dirty" | head -20)"
+	ntracked=$(g -C "$tmp" ls-files | wc -l)
+	[ "$ntracked" -eq "$nfiles" ] || die "tracked $ntracked files but tarball has $nfiles"
+	nempty=$(cd "$tmp" && find . -path ./.git -prune -o -type d -empty -print | wc -l)
+	[ "$nempty" -eq 0 ] || note "note: $nempty empty directories in the tarball are not tracked by git"
+
+	tarball_id >"$tmp/.git/lbs-tarball-id"
+	mv "$tmp" "$PRISTINE"
+	trap - EXIT INT TERM
+	note "pristine $(g -C "$PRISTINE" rev-parse --short pristine) created in $(($(date +%s) - start))s"
+	echo "$PRISTINE"
+}
+
+cmd_worktree() {
+	[ $# -eq 2 ] || die "usage: linux-tree.sh worktree NAME SERIES_DIR"
+	name=$1 series=$2
+	case $name in
+	'' | pristine | *[!A-Za-z0-9._-]* | .*) die "bad worktree name '$name'" ;;
+	esac
+	[ -d "$series" ] || die "series dir '$series' does not exist"
+	series=$(cd "$series" && pwd)
+	cmd_pristine >/dev/null
+	wt=$LINUX/$name
+
+	if [ -e "$wt/.git" ] && g -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+		# Reset in place: keeps mtimes of untouched files, so O= builds stay incremental.
+		g -C "$wt" am --abort >/dev/null 2>&1 || true
+		g -C "$wt" checkout -q -f --detach pristine
+		g -C "$wt" clean -q -ffdx
+	else
+		[ ! -e "$wt" ] || die "$wt exists and is not a worktree; remove it"
+		g -C "$PRISTINE" worktree prune
+		g -C "$PRISTINE" worktree add -q --detach "$wt" pristine
+	fi
+
+	set --
+	for p in "$series"/0*.patch; do
+		[ -e "$p" ] || continue
+		case ${p##*/} in 0000-*) continue ;; esac
+		set -- "$@" "$p"
+	done
+	n=$#
+	if [ "$n" -gt 0 ] && ! g -C "$wt" am -q --committer-date-is-author-date "$@" >&2; then
+		k=$(cat "$(g -C "$wt" rev-parse --path-format=absolute --git-path rebase-apply/next)" 2>/dev/null || echo 0)
+		eval "cur=\${$k:-?}" 2>/dev/null || cur="?"
+		die "git am failed on patch $k of $n: ${cur##*/} (series $series);
+  worktree $wt is left in the failed 'git am' state for inspection (a rerun resets it)"
+	fi
+	[ "$n" -gt 0 ] || note "note: no patches in $series; worktree '$name' is pristine"
+	note "worktree $name: $n patches applied, HEAD $(g -C "$wt" rev-parse --short HEAD)"
+	echo "$wt"
+}
+
+[ $# -ge 1 ] || die "usage: linux-tree.sh pristine | worktree NAME SERIES_DIR"
+cmd=$1
+shift
+case $cmd in
+pristine) [ $# -eq 0 ] || die "usage: linux-tree.sh pristine"; cmd_pristine ;;
+worktree) cmd_worktree "$@" ;;
+*) die "unknown subcommand '$cmd'" ;;
+esac
