@@ -37,17 +37,17 @@ bool lbs_round_range(uint32_t blkbits, uint32_t pshift, uint64_t start,
 		     uint64_t end, uint64_t *ostart, uint64_t *oend)
 {
 	uint64_t unit = lbs_round_unit(blkbits, pshift);
+	uint64_t limit = INT64_MAX;
 
 	*ostart = start;
 	*oend = end;
 	if (end < start)
 		return false;
 	*ostart = LBS_ROUND_DOWN(start, unit);
-	if (end >= INT64_MAX)
-		*oend = INT64_MAX;
+	if (end >= limit)
+		*oend = limit;
 	else
-		*oend = LBS_MIN(LBS_ROUND_UP(end + 1, unit) - 1,
-				(uint64_t)INT64_MAX);
+		*oend = LBS_MIN(LBS_ROUND_UP(end + 1, unit) - 1, limit);
 	return true;
 }
 
@@ -100,6 +100,7 @@ void lbs_wb_round(uint32_t blkbits, uint32_t pshift, uint64_t start,
 		  struct lbs_wb_range *out)
 {
 	uint64_t pages = lbs_round_unit(blkbits, pshift) >> pshift;
+	uint64_t want = (uint64_t)nr_to_write, limit = (uint64_t)nr_max;
 	uint64_t nr;
 
 	lbs_round_range(blkbits, pshift, start, end, &out->start, &out->end);
@@ -107,8 +108,7 @@ void lbs_wb_round(uint32_t blkbits, uint32_t pshift, uint64_t start,
 	out->nr_added = 0;
 	if (nr_to_write <= 0 || nr_to_write >= nr_max)
 		return;
-	nr = LBS_MIN(LBS_ROUND_UP((uint64_t)nr_to_write, pages),
-		     (uint64_t)nr_max);
+	nr = LBS_MIN(LBS_ROUND_UP(want, pages), limit);
 	out->nr_to_write = (int64_t)nr;
 	out->nr_added = (int64_t)nr - nr_to_write;
 }
