@@ -131,7 +131,8 @@ void lbs_adjust_read_range(uint32_t blkbits, uint32_t fshift,
 	 * past EOF to the caller, which zeroes them.  Like offset_in_folio(),
 	 * the EOF offset is taken modulo the folio size.
 	 */
-	if (orig_pos <= isize && orig_pos + length > isize) {
+	if (orig_pos <= isize && orig_pos + length > isize &&
+	    isize < folio_pos + fsize) {
 		uint32_t end = (uint32_t)((isize - 1) & (fsize - 1)) >> bits;
 
 		if (first <= end && last > end)
