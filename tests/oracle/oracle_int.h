@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Internal interface between oracle.c and the per-area oracle files. */
+#ifndef LBS_ORACLE_INT_H
+#define LBS_ORACLE_INT_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+/* the model contradicted itself: a bug in the oracle, not in core */
+#define oracle_bug(...) do {						\
+	fprintf(stderr, "oracle bug: " __VA_ARGS__);			\
+	fprintf(stderr, "\n");						\
+	abort();							\
+} while (0)
+
+int o_pageblock_bits(const uint64_t *in, uint64_t *out);
+int o_pageblock_size(const uint64_t *in, uint64_t *out);
+int o_units_per_folio(const uint64_t *in, uint64_t *out);
+int o_pageblock_range(const uint64_t *in, uint64_t *out);
+int o_adjust_read_range(const uint64_t *in, uint64_t *out);
+int o_truncate_page_len(const uint64_t *in, uint64_t *out);
+int o_zero_may_mark_uptodate(const uint64_t *in, uint64_t *out);
+int o_need_zero_around(const uint64_t *in, uint64_t *out);
+int o_zero_around(const uint64_t *in, uint64_t *out);
+int o_dio_zero_pads(const uint64_t *in, uint64_t *out);
+int o_dio_zero_nr_segs(const uint64_t *in, uint64_t *out);
+int o_dio_zero_seg_len(const uint64_t *in, uint64_t *out);
+int o_round_range(const uint64_t *in, uint64_t *out);
+int o_flush_unmap_range(const uint64_t *in, uint64_t *out);
+int o_wb_round(const uint64_t *in, uint64_t *out);
+int o_wb_round_index(const uint64_t *in, uint64_t *out);
+
+int o_ag_block_count(const uint64_t *in, uint64_t *out);
+int o_ag_log_blocks(const uint64_t *in, uint64_t *out);
+int o_btree_calc_size(const uint64_t *in, uint64_t *out);
+int o_inobt_max_size(const uint64_t *in, uint64_t *out);
+int o_stat_blksize(const uint64_t *in, uint64_t *out);
+int o_mount_blocksize(const uint64_t *in, uint64_t *out);
+int o_fsb_count_ok(const uint64_t *in, uint64_t *out);
+
+#endif /* LBS_ORACLE_INT_H */
