@@ -1,0 +1,733 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsx-style random campaigns on the simulator and .fsxops replay.
+ * The generator only draws offsets and lengths; alignment of collapse
+ * and insert ranges uses st_blksize as fsx does, and st_blksize comes
+ * from core through the simulator.
+ */
+#define _GNU_SOURCE
+#include "fsx.h"
+#include "lbs_sim.h"
+#include "oracle.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum op {
+	OP_READ, OP_WRITE, OP_MAPREAD, OP_MAPWRITE, OP_TRUNCATE,
+	OP_FALLOCATE, OP_PUNCH, OP_ZERO, OP_COLLAPSE, OP_INSERT, OP_FSYNC,
+	OP_DREAD, OP_DWRITE, OP_FSYNC_RANGE, OP_WRITEBACK, OP_DROP,
+	OP_CRASH, OP_WRITE_SHORT, OP_NR
+};
+
+static const char *const op_names[OP_NR] = {
+	"read", "write", "mapread", "mapwrite", "truncate", "fallocate",
+	"punch_hole", "zero_range", "collapse_range", "insert_range", "fsync",
+	"dread", "dwrite", "fsync_range", "writeback", "drop_caches", "crash",
+	"write_short",
+};
+
+/* the default mix, per 1000 */
+static const unsigned op_weight[OP_NR] = {
+	[OP_READ] = 120, [OP_WRITE] = 170, [OP_MAPREAD] = 50,
+	[OP_MAPWRITE] = 80, [OP_TRUNCATE] = 60, [OP_FALLOCATE] = 40,
+	[OP_PUNCH] = 40, [OP_ZERO] = 40, [OP_COLLAPSE] = 25,
+	[OP_INSERT] = 25, [OP_FSYNC] = 25, [OP_DREAD] = 50, [OP_DWRITE] = 70,
+	[OP_FSYNC_RANGE] = 30, [OP_WRITEBACK] = 90, [OP_DROP] = 30,
+	[OP_CRASH] = 15, [OP_WRITE_SHORT] = 40,
+};
+
+struct op_rec {
+	enum op op;
+	uint64_t off, len, arg;	/* arg: fault point, keep_size flag */
+	bool keep;
+};
+
+struct ctx {
+	const struct lbs_fsx_opts *o;
+	struct lbs_sim *sim;
+	struct lbs_oracle *orc;
+	uint64_t max, opsize, opno, rng;
+	uint8_t *buf, *rbuf;
+	uint32_t bs, stat_bs;
+	FILE *log;
+	uint64_t einval;
+	bool trace;
+};
+
+static uint64_t rnd(struct ctx *c)
+{
+	/* splitmix64 */
+	uint64_t z = (c->rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t rnd_below(struct ctx *c, uint64_t n)
+{
+	return n ? rnd(c) % n : 0;
+}
+
+static void fill(struct ctx *c, uint64_t pos, uint64_t len)
+{
+	for (uint64_t i = 0; i < len; i++)
+		c->buf[i] = lbs_oracle_gen(c->opno, pos + i);
+}
+
+static void report(struct ctx *c, const struct op_rec *r, const char *what,
+		   const struct lbs_oracle_mismatch *mm)
+{
+	char desc[256];
+
+	fprintf(c->log, "MISMATCH at op %" PRIu64 " (%s 0x%" PRIx64
+		" 0x%" PRIx64 "): %s\n", c->opno, op_names[r->op], r->off,
+		r->len, what);
+	if (mm->size_bad) {
+		fprintf(c->log, "  size: expected %" PRIu64 "..%" PRIu64
+			", actual %" PRIu64 "\n", mm->size_expected_lo,
+			mm->size_expected_hi, mm->size_actual);
+		return;
+	}
+	lbs_sim_describe(c->sim, mm->off, desc, sizeof(desc));
+	fprintf(c->log, "  offset 0x%" PRIx64 " (%" PRIu64 " bad bytes from "
+		"there): expected 0x%02x, actual 0x%02x%s\n  state: %s\n",
+		mm->off, mm->len, mm->expected, mm->actual,
+		lbs_sim_is_stale_byte(c->sim, mm->off, mm->actual) ?
+		" = STALE device pattern" :
+		(mm->actual == 0xdb ? " (uninitialised folio memory?)" : ""),
+		desc);
+}
+
+static void record(struct ctx *c, const struct op_rec *r, uint64_t fsize)
+{
+	FILE *f = c->o->record;
+	const char *name;
+	uint64_t a0 = r->off, a1 = r->len;
+
+	if (!f)
+		return;
+	switch (r->op) {
+	case OP_DREAD: name = "read"; break;
+	case OP_DWRITE: case OP_WRITE_SHORT: name = "write"; break;
+	case OP_FSYNC_RANGE: name = "fsync"; a0 = a1 = 0; break;
+	case OP_WRITEBACK: case OP_DROP: return;	/* no effect on bytes */
+	case OP_CRASH:
+		fprintf(f, "skip crash 0x0 0x0 0x%" PRIx64 "\n", fsize);
+		return;
+	case OP_TRUNCATE: name = "truncate"; a0 = 0; a1 = r->off; break;
+	case OP_FSYNC: name = "fsync"; a0 = a1 = 0; break;
+	default: name = op_names[r->op];
+	}
+	fprintf(f, "%s 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 "%s\n", name,
+		a0, a1, fsize, r->keep ? " keep_size" : "");
+}
+
+static bool check_whole(struct ctx *c, const struct op_rec *r)
+{
+	struct lbs_oracle_mismatch mm;
+	uint64_t size = lbs_sim_size(c->sim);
+	int64_t n = lbs_sim_read(c->sim, 0, size, c->rbuf);
+
+	if (!lbs_oracle_check_read(c->orc, 0, size, c->rbuf, n, &mm) ||
+	    size != lbs_oracle_size(c->orc)) {
+		if (size != lbs_oracle_size(c->orc)) {
+			mm.size_bad = true;
+			mm.size_expected_lo = mm.size_expected_hi =
+				lbs_oracle_size(c->orc);
+			mm.size_actual = size;
+		}
+		report(c, r, "whole-file verify", &mm);
+		return false;
+	}
+	return true;
+}
+
+static bool aligned_for_shift(struct ctx *c, uint64_t off, uint64_t len)
+{
+	/* the oracle's own statement of XFS's rule: whole fs blocks */
+	return off % c->bs == 0 && len % c->bs == 0;
+}
+
+/* run one op; returns false on mismatch */
+static bool exec_op(struct ctx *c, struct op_rec *r)
+{
+	struct lbs_oracle_mismatch mm;
+	uint64_t size = lbs_sim_size(c->sim);
+	int64_t n;
+	int err;
+
+	record(c, r, size);
+	if (c->trace)
+		fprintf(c->log, "op %" PRIu64 ": %s 0x%" PRIx64 " 0x%" PRIx64
+			" arg 0x%" PRIx64 "%s size 0x%" PRIx64 "\n", c->opno,
+			op_names[r->op], r->off, r->len, r->arg,
+			r->keep ? " keep" : "", size);
+	switch (r->op) {
+	case OP_READ:
+	case OP_MAPREAD:
+		n = lbs_sim_read(c->sim, r->off, r->len, c->rbuf);
+		if (!lbs_oracle_check_read(c->orc, r->off, r->len, c->rbuf, n,
+					   &mm)) {
+			report(c, r, "read", &mm);
+			return false;
+		}
+		break;
+	case OP_DREAD:
+		n = lbs_sim_dio_read(c->sim, r->off, r->len, c->rbuf);
+		if ((r->off | r->len) % 512) {
+			if (n != -EINVAL)
+				goto bad_errno;
+			c->einval++;
+			break;
+		}
+		if (!lbs_oracle_check_read(c->orc, r->off, r->len, c->rbuf, n,
+					   &mm)) {
+			report(c, r, "O_DIRECT read", &mm);
+			return false;
+		}
+		break;
+	case OP_WRITE:
+	case OP_WRITE_SHORT:
+		fill(c, r->off, r->len);
+		n = lbs_sim_write(c->sim, r->off, r->len, c->buf,
+				  r->op == OP_WRITE_SHORT ? r->arg : SIZE_MAX);
+		if (r->op == OP_WRITE_SHORT) {
+			if (n == -EFAULT)	/* nothing copied */
+				break;
+			if (n < 0 || (uint64_t)n > r->len)
+				goto bad_errno;
+			lbs_oracle_write(c->orc, r->off, (uint64_t)n, c->opno);
+			break;
+		}
+		if (n != (int64_t)r->len)
+			goto bad_errno;
+		lbs_oracle_write(c->orc, r->off, r->len, c->opno);
+		break;
+	case OP_DWRITE:
+		fill(c, r->off, r->len);
+		n = lbs_sim_dio_write(c->sim, r->off, r->len, c->buf);
+		if ((r->off | r->len) % 512) {
+			if (n != -EINVAL)
+				goto bad_errno;
+			c->einval++;
+			break;
+		}
+		if (n != (int64_t)r->len)
+			goto bad_errno;
+		lbs_oracle_write(c->orc, r->off, r->len, c->opno);
+		break;
+	case OP_MAPWRITE:
+		if (r->off + r->len > size) {	/* fsx extends first */
+			lbs_sim_truncate(c->sim, r->off + r->len);
+			lbs_oracle_set_size(c->orc, r->off + r->len);
+		}
+		fill(c, r->off, r->len);
+		n = lbs_sim_mmap_write(c->sim, r->off, r->len, c->buf);
+		if (n != (int64_t)r->len)
+			goto bad_errno;
+		lbs_oracle_write(c->orc, r->off, r->len, c->opno);
+		break;
+	case OP_TRUNCATE:
+		err = lbs_sim_truncate(c->sim, r->off);
+		if (err)
+			goto bad_err;
+		lbs_oracle_set_size(c->orc, r->off);
+		break;
+	case OP_FALLOCATE:
+		err = lbs_sim_fallocate(c->sim, r->keep ? LBS_FL_KEEP_SIZE : 0,
+					r->off, r->len);
+		if (err)
+			goto bad_err;
+		if (!r->keep && r->off + r->len > size)
+			lbs_oracle_set_size(c->orc, r->off + r->len);
+		break;
+	case OP_PUNCH:
+		err = lbs_sim_fallocate(c->sim, LBS_FL_PUNCH_HOLE |
+					LBS_FL_KEEP_SIZE, r->off, r->len);
+		if (err)
+			goto bad_err;
+		if (r->off < size)
+			lbs_oracle_zero(c->orc, r->off,
+					(r->off + r->len < size ?
+					 r->off + r->len : size) - r->off);
+		break;
+	case OP_ZERO:
+		err = lbs_sim_fallocate(c->sim, LBS_FL_ZERO_RANGE |
+					(r->keep ? LBS_FL_KEEP_SIZE : 0),
+					r->off, r->len);
+		if (err)
+			goto bad_err;
+		if (r->off < size)
+			lbs_oracle_zero(c->orc, r->off,
+					(r->off + r->len < size ?
+					 r->off + r->len : size) - r->off);
+		if (!r->keep && r->off + r->len > size)
+			lbs_oracle_set_size(c->orc, r->off + r->len);
+		break;
+	case OP_COLLAPSE:
+	case OP_INSERT: {
+		bool ok = aligned_for_shift(c, r->off, r->len) &&
+			  (r->op == OP_COLLAPSE ? r->off + r->len < size :
+			   r->off < size);
+
+		err = lbs_sim_fallocate(c->sim, r->op == OP_COLLAPSE ?
+					LBS_FL_COLLAPSE_RANGE :
+					LBS_FL_INSERT_RANGE, r->off, r->len);
+		if (!ok) {
+			if (err != -EINVAL)
+				goto bad_err;
+			c->einval++;
+			break;
+		}
+		if (err)
+			goto bad_err;
+		if (r->op == OP_COLLAPSE)
+			lbs_oracle_collapse(c->orc, r->off, r->len);
+		else
+			lbs_oracle_insert(c->orc, r->off, r->len);
+		break;
+	}
+	case OP_FSYNC:
+		lbs_sim_fsync(c->sim);
+		lbs_oracle_fsync(c->orc);
+		break;
+	case OP_FSYNC_RANGE:
+		lbs_sim_fsync_range(c->sim, r->off, r->off + r->len - 1);
+		lbs_oracle_fsync_range(c->orc, r->off, r->off + r->len - 1);
+		break;
+	case OP_WRITEBACK: {
+		int64_t idx = lbs_sim_pick_dirty(c->sim, r->off);
+
+		if (idx >= 0)
+			lbs_sim_writeback_folio(c->sim, (uint64_t)idx *
+						lbs_sim_page_size(c->sim));
+		break;
+	}
+	case OP_DROP:
+		lbs_sim_drop_caches(c->sim);
+		return check_whole(c, r);
+	case OP_CRASH: {
+		uint64_t ns;
+
+		lbs_sim_crash(c->sim);
+		ns = lbs_sim_size(c->sim);
+		n = lbs_sim_read(c->sim, 0, ns, c->rbuf);
+		if (n != (int64_t)ns) {
+			mm = (struct lbs_oracle_mismatch){ .size_bad = true,
+				.size_actual = (uint64_t)n };
+			report(c, r, "read after crash", &mm);
+			return false;
+		}
+		if (!lbs_oracle_crash(c->orc, ns, c->rbuf, &mm)) {
+			report(c, r, "after crash", &mm);
+			return false;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	return true;
+bad_errno:
+	err = (int)n;
+bad_err:
+	mm = (struct lbs_oracle_mismatch){ 0 };
+	fprintf(c->log, "MISMATCH at op %" PRIu64 " (%s 0x%" PRIx64 " 0x%"
+		PRIx64 "): unexpected result %d\n", c->opno, op_names[r->op],
+		r->off, r->len, err);
+	return false;
+}
+
+static void gen_op(struct ctx *c, struct op_rec *r)
+{
+	uint64_t size = lbs_sim_size(c->sim), w = rnd_below(c, 1000), acc = 0;
+	unsigned k;
+
+	memset(r, 0, sizeof(*r));
+	for (k = 0; k < OP_NR; k++) {
+		unsigned wt = op_weight[k];
+
+		if (k == OP_CRASH && c->o->no_crash)
+			wt = 0;
+		acc += wt;
+		if (w < acc)
+			break;
+	}
+	if (k >= OP_NR)
+		k = OP_WRITE;
+	r->op = (enum op)k;
+	r->off = rnd_below(c, c->max);
+	r->len = 1 + rnd_below(c, c->opsize);
+	if (r->off + r->len > c->max)
+		r->len = c->max - r->off;
+	if (!r->len) {
+		r->off = 0;
+		r->len = 1;
+	}
+	switch (r->op) {
+	case OP_READ: case OP_MAPREAD: case OP_MAPWRITE:
+		if (!size && r->op != OP_MAPWRITE) {
+			r->op = OP_WRITE;
+			break;
+		}
+		if (r->op != OP_MAPWRITE) {
+			r->off = rnd_below(c, size);
+			if (r->len > size - r->off)
+				r->len = size - r->off;
+		}
+		break;
+	case OP_DREAD: case OP_DWRITE:
+		if (rnd_below(c, 16)) {		/* sector aligned */
+			r->off &= ~(uint64_t)511;
+			r->len = (r->len + 511) & ~(uint64_t)511;
+			if (r->off + r->len > c->max)
+				r->len = (c->max - r->off) & ~(uint64_t)511;
+			if (!r->len) {
+				r->off = 0;
+				r->len = 512;
+			}
+		}
+		break;
+	case OP_TRUNCATE:
+		r->off = rnd_below(c, c->max + 1);
+		r->len = 0;
+		break;
+	case OP_FALLOCATE: case OP_ZERO:
+		r->keep = rnd_below(c, 2);
+		break;
+	case OP_PUNCH:
+		r->keep = true;
+		break;
+	case OP_COLLAPSE: case OP_INSERT:
+		if (rnd_below(c, 8)) {		/* fsx aligns to st_blksize */
+			r->off -= r->off % c->stat_bs;
+			r->len -= r->len % c->stat_bs;
+			if (!r->len)
+				r->len = c->stat_bs;
+			if (r->op == OP_COLLAPSE && size > c->stat_bs &&
+			    r->off + r->len >= size) {
+				r->off = 0;
+				if (r->len >= size)
+					r->len = c->stat_bs;
+			}
+			if (r->op == OP_INSERT && size &&
+			    size + r->len > c->max)
+				r->len = c->stat_bs;
+			if (r->op == OP_INSERT && r->off >= size)
+				r->off = 0;
+		}
+		if (r->op == OP_INSERT && size + r->len > c->max)
+			r->op = OP_FSYNC;
+		break;
+	case OP_FSYNC_RANGE: case OP_WRITEBACK:
+		break;
+	case OP_WRITE_SHORT: {
+		uint64_t ps = lbs_sim_page_size(c->sim), e;
+
+		if (r->off > size)	/* keep EOF zeroing out of it */
+			r->off = size;
+		if (r->off + r->len > c->max)
+			r->len = c->max - r->off;
+		if (!r->len) {
+			r->op = OP_FSYNC;
+			break;
+		}
+		r->arg = rnd_below(c, r->len);
+		e = r->off + r->arg;
+		if (rnd_below(c, 2) && e - e % ps >= r->off)
+			r->arg = e - e % ps - r->off;	/* at a page start */
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int ctx_init(struct ctx *c, const struct lbs_fsx_opts *o)
+{
+	struct lbs_sim_config cfg = { o->block_size, o->page_size, 0,
+				      o->inject };
+	char err[256];
+
+	memset(c, 0, sizeof(*c));
+	c->o = o;
+	c->log = o->log ? o->log : stderr;
+	c->max = o->file_size ? o->file_size : 256 * 1024;
+	if (c->max < 16ull * o->block_size)
+		c->max = 16ull * o->block_size;
+	c->opsize = o->op_size ? o->op_size : 64 * 1024;
+	cfg.max_file_size = c->max;
+	c->sim = lbs_sim_create(&cfg, err, sizeof(err));
+	if (!c->sim) {
+		fprintf(stderr, "lbs-sim: %s\n", err);
+		return -1;
+	}
+	c->bs = o->block_size;
+	c->stat_bs = lbs_sim_stat_blksize(c->sim);
+	c->orc = lbs_oracle_new(c->max);
+	c->buf = aligned_alloc(4096, (c->max + 4095) & ~4095ull);
+	c->rbuf = aligned_alloc(4096, (c->max + 4095) & ~4095ull);
+	if (!c->buf || !c->rbuf)
+		abort();
+	c->rng = o->seed;
+	c->trace = getenv("LBS_SIM_TRACE") != NULL;
+	return 0;
+}
+
+static void ctx_fini(struct ctx *c, struct lbs_fsx_result *r)
+{
+	const struct lbs_sim_counters *k = lbs_sim_counters(c->sim);
+
+	r->final_size = lbs_sim_size(c->sim);
+	r->za_zeroed = k->za_zeroed;
+	r->za_min = k->za_min;
+	r->dio_zero_bios = k->dio_zero_bios;
+	r->dio_zero_segs = k->dio_zero_segs;
+	r->wb_folios = k->wb_folios;
+	r->wb_calls = k->wb_calls;
+	r->wb_max_folios = k->wb_max_folios;
+	r->crashes = k->crashes;
+	r->einval = c->einval;
+	lbs_sim_destroy(c->sim);
+	lbs_oracle_free(c->orc);
+	free(c->buf);
+	free(c->rbuf);
+}
+
+int lbs_fsx_run(const struct lbs_fsx_opts *o, struct lbs_fsx_result *res)
+{
+	struct ctx c;
+	struct op_rec r;
+	double t0 = now(), tl = t0;
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (ctx_init(&c, o))
+		return 2;
+	for (c.opno = 1; c.opno <= o->ops; c.opno++) {
+		gen_op(&c, &r);
+		if (!exec_op(&c, &r)) {
+			res->mismatches = 1;
+			rc = 1;
+			break;
+		}
+		res->ops_run++;
+		if (o->progress && !(c.opno & 0x3fff)) {
+			double t = now();
+
+			if (t - tl > 0.25) {
+				fprintf(stderr, "\r%" PRIu64 "/%" PRIu64
+					" ops  %.0f ops/s  0 mismatches ",
+					c.opno, o->ops, c.opno / (t - t0));
+				tl = t;
+			}
+		}
+	}
+	if (!rc) {
+		r.op = OP_DROP;
+		r.off = r.len = 0;
+		if (!check_whole(&c, &r)) {
+			res->mismatches = 1;
+			rc = 1;
+		}
+	}
+	if (o->progress)
+		fprintf(stderr, "\r\033[K");
+	res->seconds = now() - t0;
+	ctx_fini(&c, res);
+	return rc;
+}
+
+/* ---- .fsxops replay ---------------------------------------------------- */
+
+static int parse_num(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return (errno || *end) ? -1 : 0;
+}
+
+static const struct {
+	const char *name;
+	enum op op;
+} fsx_ops[] = {
+	{ "read", OP_READ }, { "write", OP_WRITE }, { "mapread", OP_MAPREAD },
+	{ "mapwrite", OP_MAPWRITE }, { "truncate", OP_TRUNCATE },
+	{ "fallocate", OP_FALLOCATE }, { "punch_hole", OP_PUNCH },
+	{ "zero_range", OP_ZERO }, { "collapse_range", OP_COLLAPSE },
+	{ "insert_range", OP_INSERT }, { "fsync", OP_FSYNC },
+};
+static const char *const fsx_unmodelled[] = {
+	"clone_range", "dedupe_range", "copy_range", "exchange_range",
+	"crash",
+};
+
+int lbs_fsx_replay(const struct lbs_fsx_opts *o, const char *path,
+		   const char *final_out, struct lbs_fsx_result *res)
+{
+	FILE *f = fopen(path, "r");
+	struct ctx c;
+	char line[512];
+	unsigned long lineno = 0;
+	int rc = 0;
+	double t0 = now();
+
+	memset(res, 0, sizeof(*res));
+	if (!f) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	if (ctx_init(&c, o)) {
+		fclose(f);
+		return 2;
+	}
+	c.opno = 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *tok[8], *save = NULL, *p;
+		int nt = 0, first = 0;
+		struct op_rec r = { 0 };
+		uint64_t a[3];
+		size_t k;
+		bool skip = false, found = false;
+
+		lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			fprintf(stderr, "%s:%lu: line too long\n", path, lineno);
+			rc = 2;
+			break;
+		}
+		for (p = strtok_r(line, " \t\r\n", &save); p && nt < 8;
+		     p = strtok_r(NULL, " \t\r\n", &save))
+			tok[nt++] = p;
+		if (p) {
+			fprintf(stderr, "%s:%lu: too many fields\n", path,
+				lineno);
+			rc = 2;
+			break;
+		}
+		if (!nt)
+			continue;
+		if (!strcmp(tok[0], "skip")) {
+			skip = true;
+			first = 1;
+		}
+		if (nt - first < 4) {
+			fprintf(stderr, "%s:%lu: truncated line: want \"op "
+				"offset length filesize\"\n", path, lineno);
+			rc = 2;
+			break;
+		}
+		for (k = 0; k < 3; k++) {
+			if (parse_num(tok[first + 1 + k], &a[k])) {
+				fprintf(stderr, "%s:%lu: bad number \"%s\"\n",
+					path, lineno, tok[first + 1 + k]);
+				rc = 2;
+				goto out;
+			}
+		}
+		for (int t = first + 4; t < nt; t++) {
+			if (!strcmp(tok[t], "keep_size"))
+				r.keep = true;
+			else if (strcmp(tok[t], "close_open") &&
+				 strcmp(tok[t], "*")) {
+				fprintf(stderr, "%s:%lu: unknown flag \"%s\"\n",
+					path, lineno, tok[t]);
+				rc = 2;
+				goto out;
+			}
+		}
+		for (k = 0; k < sizeof(fsx_ops) / sizeof(fsx_ops[0]); k++)
+			if (!strcmp(tok[first], fsx_ops[k].name)) {
+				r.op = fsx_ops[k].op;
+				found = true;
+			}
+		if (!found) {
+			for (k = 0; k < sizeof(fsx_unmodelled) /
+					sizeof(fsx_unmodelled[0]); k++)
+				if (!strcmp(tok[first], fsx_unmodelled[k]))
+					skip = found = true;
+		}
+		if (!found) {
+			fprintf(stderr, "%s:%lu: unknown op \"%s\"\n", path,
+				lineno, tok[first]);
+			rc = 2;
+			break;
+		}
+		c.opno++;
+		if (skip) {
+			res->skipped++;
+			continue;
+		}
+		r.off = a[0];
+		r.len = a[1];
+		if (r.op == OP_TRUNCATE)
+			r.off = a[1];
+		if (r.op == OP_PUNCH)
+			r.keep = true;
+		if (r.op != OP_TRUNCATE && r.op != OP_FSYNC &&
+		    (r.off > c.max || r.len > c.max - r.off ||
+		     (!r.len && r.op != OP_READ && r.op != OP_MAPREAD))) {
+			fprintf(stderr, "%s:%lu: range 0x%" PRIx64 "+0x%" PRIx64
+				" outside the file limit 0x%" PRIx64
+				" (--file-size)\n", path, lineno, r.off, r.len,
+				c.max);
+			rc = 2;
+			break;
+		}
+		if (r.op == OP_TRUNCATE && r.off > c.max) {
+			fprintf(stderr, "%s:%lu: size beyond --file-size\n",
+				path, lineno);
+			rc = 2;
+			break;
+		}
+		if (!exec_op(&c, &r)) {
+			res->mismatches = 1;
+			rc = 1;
+			break;
+		}
+		res->ops_run++;
+	}
+	if (!rc) {
+		struct op_rec r = { .op = OP_DROP };
+
+		if (!check_whole(&c, &r)) {
+			res->mismatches = 1;
+			rc = 1;
+		}
+	}
+	if (!rc && final_out) {
+		FILE *out = fopen(final_out, "wb");
+		uint64_t sz = lbs_oracle_size(c.orc);
+
+		if (!out || fwrite(lbs_oracle_bytes(c.orc), 1, sz, out) != sz) {
+			fprintf(stderr, "%s: cannot write\n", final_out);
+			rc = 2;
+		}
+		if (out)
+			fclose(out);
+	}
+out:
+	fclose(f);
+	res->seconds = now() - t0;
+	ctx_fini(&c, res);
+	return rc;
+}

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lbs_sim: a userspace model of the Linux 6.1 page cache, iomap and XFS
+ * paths for one file, at any block size / page size combination, with
+ * the zero-around design for block size > page size.
+ *
+ * Every block-size decision (zero-around ranges, pageblock units, read
+ * range clipping, EOF truncate zeroing, DIO pads and segments, writeback
+ * and flush rounding, st_blksize) is made by core/ (lbs_iomap.h,
+ * lbs_xfs.h).  The simulator only models state: folios, the extent map,
+ * the block device and i_size/i_disk_size.
+ *
+ * No globals: several instances may live in one process.  Mutating
+ * operations on one instance must not run concurrently with each other;
+ * lbs_sim_peek() may run from any thread at any time (RCU lookup).
+ *
+ * Model decisions (issue 5 implements the same in the kernel):
+ *  - bs > ps: no large folios, every folio is one page, pageblock = page.
+ *  - bs <= ps: folios are pages with per-block uptodate (iomap_page).
+ *  - metadata transactions (extent changes, size changes) are durable as
+ *    soon as they are made; data is durable once it is on the device.
+ *  - delalloc converts to unwritten at writeback allocation; unwritten
+ *    converts to written in whole blocks at I/O completion; i_disk_size
+ *    advances at ioend completion to min(ioend end, i_size).
+ */
+#ifndef LBS_SIM_H
+#define LBS_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/* fault knobs */
+#define LBS_SIM_INJ_NO_ZERO_AROUND	(1u << 0)
+#define LBS_SIM_INJ_NO_DIO_ZERO		(1u << 1)
+#define LBS_SIM_INJ_NO_WB_ROUND		(1u << 2)
+#define LBS_SIM_INJ_MARK_PARTIAL_UPTODATE (1u << 3)
+
+/* parse "no-zero-around" etc.; returns the bit or 0 if unknown */
+unsigned lbs_sim_inject_parse(const char *name);
+const char *lbs_sim_inject_names(void);
+
+struct lbs_sim_config {
+	uint32_t block_size;	/* 512 .. 65536, power of two */
+	uint32_t page_size;	/* 4096, 16384 or 65536 */
+	uint64_t max_file_size;	/* 0: 1 MiB */
+	unsigned inject;	/* LBS_SIM_INJ_* */
+};
+
+/* fallocate modes (Linux values) */
+#define LBS_FL_KEEP_SIZE	0x01
+#define LBS_FL_PUNCH_HOLE	0x02
+#define LBS_FL_COLLAPSE_RANGE	0x08
+#define LBS_FL_ZERO_RANGE	0x10
+#define LBS_FL_INSERT_RANGE	0x20
+
+struct lbs_sim_counters {
+	uint64_t za_calls;		/* writes that needed zero-around */
+	uint64_t za_zeroed;		/* bytes zeroed by zero-around */
+	uint64_t za_min;		/* bytes core's ranges required
+					   (non-uptodate pages only) */
+	uint64_t za_dirtied_uptodate;	/* uptodate pages only dirtied */
+	uint64_t dio_zero_bios;
+	uint64_t dio_zero_segs;
+	uint64_t wb_calls;
+	uint64_t wb_folios;		/* folios written, all passes */
+	uint64_t wb_last_folios;	/* folios written by the last pass */
+	uint64_t wb_max_folios;		/* most folios in one pass */
+	uint64_t dev_writes;		/* units written to the device */
+	uint64_t crashes;
+};
+
+struct lbs_sim;
+
+/* returns 0, or -1 with a message in err */
+int lbs_sim_config_check(const struct lbs_sim_config *cfg, char *err,
+			 size_t errlen);
+struct lbs_sim *lbs_sim_create(const struct lbs_sim_config *cfg, char *err,
+			       size_t errlen);
+void lbs_sim_destroy(struct lbs_sim *sim);
+
+uint64_t lbs_sim_size(const struct lbs_sim *sim);
+uint64_t lbs_sim_disk_size(const struct lbs_sim *sim);
+uint64_t lbs_sim_max_size(const struct lbs_sim *sim);
+uint32_t lbs_sim_block_size(const struct lbs_sim *sim);
+uint32_t lbs_sim_page_size(const struct lbs_sim *sim);
+/* st_blksize, from core's lbs_stat_blksize() */
+uint32_t lbs_sim_stat_blksize(const struct lbs_sim *sim);
+const struct lbs_sim_counters *lbs_sim_counters(const struct lbs_sim *sim);
+
+/*
+ * I/O.  Results are bytes transferred or -errno.  Reads stop at EOF.
+ * lbs_sim_write(): @fault_at < @len makes the user buffer fault after
+ * @fault_at bytes (short copy); pass SIZE_MAX for none.
+ * lbs_sim_mmap_write(): store through a shared mapping; the range must
+ * lie inside i_size (-EINVAL otherwise, callers extend first like fsx).
+ * O_DIRECT: offset, length and buffer must be 512-byte aligned (-EINVAL).
+ */
+int64_t lbs_sim_read(struct lbs_sim *sim, uint64_t pos, uint64_t len,
+		     void *buf);
+int64_t lbs_sim_write(struct lbs_sim *sim, uint64_t pos, uint64_t len,
+		      const void *buf, size_t fault_at);
+int64_t lbs_sim_mmap_write(struct lbs_sim *sim, uint64_t pos, uint64_t len,
+			   const void *buf);
+int64_t lbs_sim_dio_read(struct lbs_sim *sim, uint64_t pos, uint64_t len,
+			 void *buf);
+int64_t lbs_sim_dio_write(struct lbs_sim *sim, uint64_t pos, uint64_t len,
+			  const void *buf);
+int lbs_sim_truncate(struct lbs_sim *sim, uint64_t size);
+int lbs_sim_fallocate(struct lbs_sim *sim, int mode, uint64_t pos,
+		      uint64_t len);
+int lbs_sim_fsync(struct lbs_sim *sim);
+/* [start, end] inclusive, like sync_file_range/fsync ranges */
+int lbs_sim_fsync_range(struct lbs_sim *sim, uint64_t start, uint64_t end);
+/* background (WB_SYNC_NONE, nr_to_write = 1) writeback starting at the
+ * folio holding @pos, range_cyclic from there; returns folios written */
+int lbs_sim_writeback_folio(struct lbs_sim *sim, uint64_t pos);
+/* index of some dirty folio (pseudo-random pick by @hint), or -1 */
+int64_t lbs_sim_pick_dirty(struct lbs_sim *sim, uint64_t hint);
+/* echo 3 > drop_caches: drop clean folios */
+void lbs_sim_drop_caches(struct lbs_sim *sim);
+/* power cut: page cache and delalloc are lost, i_size = i_disk_size */
+void lbs_sim_crash(struct lbs_sim *sim);
+
+/* diagnostics */
+bool lbs_sim_is_stale_byte(const struct lbs_sim *sim, uint64_t pos,
+			   uint8_t byte);
+/* one line describing the block and page holding @pos */
+void lbs_sim_describe(struct lbs_sim *sim, uint64_t pos, char *buf,
+		      size_t len);
+
+/*
+ * RCU lookup, safe from any thread concurrently with the mutating
+ * operations (filemap_get_folio()).  Returns true and fills @info if a
+ * folio for page @index is cached.
+ */
+struct lbs_sim_folio_info {
+	uint64_t index;
+	bool uptodate, dirty, writeback;
+	uint32_t magic;
+};
+#define LBS_SIM_FOLIO_MAGIC 0xf011a6e5u
+bool lbs_sim_peek(struct lbs_sim *sim, uint64_t index,
+		  struct lbs_sim_folio_info *info);
+uint64_t lbs_sim_nr_folios(const struct lbs_sim *sim);
+
+#endif /* LBS_SIM_H */

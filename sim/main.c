@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lbs-sim: fsx campaigns and .fsxops replay on the simulator.
+ *   lbs-sim fsx --block-size B --page-size P --ops N --seed S
+ *               [--file-size L] [--op-size O] [--inject X]... [--no-crash]
+ *               [--record-ops F] [--quiet]
+ *   lbs-sim replay [--block-size B] [--page-size P] [--file-size L]
+ *                  [--final F] FILE.fsxops
+ * Exit: 0 clean, 1 mismatch, 2 usage or input error.
+ */
+#define _GNU_SOURCE
+#include "fsx.h"
+#include "lbs_sim.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lbs-sim fsx --block-size B --page-size P --ops N --seed S\n"
+		"                   [--file-size L] [--op-size O] [--inject X]...\n"
+		"                   [--no-crash] [--record-ops F] [--quiet]\n"
+		"       lbs-sim replay [--block-size B] [--page-size P]\n"
+		"                   [--file-size L] [--final OUT] F.fsxops\n"
+		"inject: %s\n", lbs_sim_inject_names());
+}
+
+static int num(const char *opt, const char *s, uint64_t *v)
+{
+	char *end;
+	uint64_t m = 1;
+
+	errno = 0;
+	if (!*s || *s == '-')
+		goto bad;
+	*v = strtoull(s, &end, 0);
+	if (errno)
+		goto bad;
+	if (*end == 'k' || *end == 'K')
+		m = 1024, end++;
+	else if (*end == 'm' || *end == 'M')
+		m = 1024 * 1024, end++;
+	if (*end)
+		goto bad;
+	*v *= m;
+	return 0;
+bad:
+	fprintf(stderr, "lbs-sim: %s: bad number \"%s\"\n", opt, s);
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "block-size", 1, NULL, 'b' }, { "page-size", 1, NULL, 'p' },
+		{ "ops", 1, NULL, 'N' }, { "seed", 1, NULL, 'S' },
+		{ "file-size", 1, NULL, 'l' }, { "op-size", 1, NULL, 'o' },
+		{ "inject", 1, NULL, 'i' }, { "record-ops", 1, NULL, 'r' },
+		{ "no-crash", 0, NULL, 'C' }, { "quiet", 0, NULL, 'q' },
+		{ "final", 1, NULL, 'F' }, { "help", 0, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct lbs_fsx_opts o = { .block_size = 4096, .page_size = 4096,
+				  .ops = 10000, .seed = 1 };
+	struct lbs_fsx_result r;
+	struct lbs_sim_config cfg;
+	const char *mode, *record = NULL, *final = NULL;
+	char err[256];
+	uint64_t v;
+	int c, rc;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	mode = argv[1];
+	if (strcmp(mode, "fsx") && strcmp(mode, "replay")) {
+		fprintf(stderr, "lbs-sim: unknown command \"%s\"\n", mode);
+		usage(stderr);
+		return 2;
+	}
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (c) {
+		case 'b': case 'p': case 'N': case 'S': case 'l': case 'o':
+			if (num(lo[0].name, optarg, &v))
+				return 2;
+			if (c == 'b' || c == 'p') {
+				if (v > UINT32_MAX) {
+					fprintf(stderr, "lbs-sim: size %s out of range\n",
+						optarg);
+					return 2;
+				}
+				if (c == 'b')
+					o.block_size = (uint32_t)v;
+				else
+					o.page_size = (uint32_t)v;
+			}
+			if (c == 'N') o.ops = v;
+			if (c == 'S') o.seed = v;
+			if (c == 'l') o.file_size = v;
+			if (c == 'o') o.op_size = v;
+			break;
+		case 'i': {
+			unsigned bit = lbs_sim_inject_parse(optarg);
+
+			if (!bit) {
+				fprintf(stderr, "lbs-sim: unknown --inject \"%s\" (known: %s)\n",
+					optarg, lbs_sim_inject_names());
+				return 2;
+			}
+			o.inject |= bit;
+			break;
+		}
+		case 'r': record = optarg; break;
+		case 'F': final = optarg; break;
+		case 'C': o.no_crash = true; break;
+		case 'q': o.quiet = true; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	cfg = (struct lbs_sim_config){ o.block_size, o.page_size,
+				       o.file_size, o.inject };
+	if (lbs_sim_config_check(&cfg, err, sizeof(err))) {
+		fprintf(stderr, "lbs-sim: %s\n", err);
+		return 2;
+	}
+	if (o.file_size && o.file_size > ((uint64_t)1 << 30)) {
+		fprintf(stderr, "lbs-sim: --file-size at most 1 GiB\n");
+		return 2;
+	}
+	if (!strcmp(mode, "replay")) {
+		if (optind != argc - 1) {
+			fprintf(stderr, "lbs-sim: replay needs one .fsxops file\n");
+			return 2;
+		}
+		rc = lbs_fsx_replay(&o, argv[optind], final, &r);
+		if (rc != 2)
+			printf("replay %s: %" PRIu64 " ops, %" PRIu64
+			       " skipped, %s, size %" PRIu64 "\n",
+			       argv[optind], r.ops_run, r.skipped,
+			       rc ? "MISMATCH" : "clean", r.final_size);
+		return rc;
+	}
+	if (optind != argc) {
+		fprintf(stderr, "lbs-sim: unexpected argument \"%s\"\n",
+			argv[optind]);
+		return 2;
+	}
+	if (record) {
+		o.record = fopen(record, "w");
+		if (!o.record) {
+			fprintf(stderr, "lbs-sim: %s: %s\n", record,
+				strerror(errno));
+			return 2;
+		}
+	}
+	o.progress = !o.quiet && isatty(2);
+	rc = lbs_fsx_run(&o, &r);
+	if (o.record)
+		fclose(o.record);
+	if (rc == 2)
+		return 2;
+	printf("lbs-sim fsx bs=%u ps=%u seed=%" PRIu64 ": %" PRIu64
+	       " ops in %.2fs (%.0f ops/s), %s; zero-around %" PRIu64
+	       "/%" PRIu64 " bytes (zeroed/min), dio zero %" PRIu64
+	       " bios %" PRIu64 " segs, writeback %" PRIu64 " folios in %"
+	       PRIu64 " passes (max %" PRIu64 "), %" PRIu64 " crashes, %"
+	       PRIu64 " EINVAL\n",
+	       o.block_size, o.page_size, o.seed, r.ops_run, r.seconds,
+	       r.seconds > 0 ? r.ops_run / r.seconds : 0.0,
+	       rc ? "1 MISMATCH" : "0 mismatches", r.za_zeroed, r.za_min,
+	       r.dio_zero_bios, r.dio_zero_segs, r.wb_folios, r.wb_calls,
+	       r.wb_max_folios, r.crashes, r.einval);
+	return rc;
+}

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The reference model; see oracle.h.  Knows nothing about blocks. */
+#include "oracle.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct change {
+	uint64_t pos, len, opno;
+	bool zero;
+};
+
+struct lbs_oracle {
+	uint64_t max, size;
+	uint8_t *cur, *dur;
+	uint64_t size_lo, size_hi;	/* crash size bounds */
+	struct change *log;
+	size_t nlog, cap;
+	uint8_t *ok;			/* scratch for crash checks */
+};
+
+struct lbs_oracle *lbs_oracle_new(uint64_t max)
+{
+	struct lbs_oracle *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		abort();
+	o->max = max;
+	o->cur = calloc(max + 1, 1);
+	o->dur = calloc(max + 1, 1);
+	o->ok = calloc(max + 1, 1);
+	if (!o->cur || !o->dur || !o->ok)
+		abort();
+	return o;
+}
+
+void lbs_oracle_free(struct lbs_oracle *o)
+{
+	if (!o)
+		return;
+	free(o->cur);
+	free(o->dur);
+	free(o->ok);
+	free(o->log);
+	free(o);
+}
+
+uint64_t lbs_oracle_size(const struct lbs_oracle *o) { return o->size; }
+const uint8_t *lbs_oracle_bytes(const struct lbs_oracle *o) { return o->cur; }
+
+static void log_add(struct lbs_oracle *o, uint64_t pos, uint64_t len,
+		    uint64_t opno, bool zero)
+{
+	if (!len)
+		return;
+	if (o->nlog == o->cap) {
+		o->cap = o->cap ? 2 * o->cap : 64;
+		o->log = realloc(o->log, o->cap * sizeof(*o->log));
+		if (!o->log)
+			abort();
+	}
+	o->log[o->nlog++] = (struct change){ pos, len, opno, zero };
+}
+
+/* forget changes at or above @pos: those bytes are durable or gone */
+static void log_clip(struct lbs_oracle *o, uint64_t pos)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < o->nlog; i++) {
+		struct change c = o->log[i];
+
+		if (c.pos >= pos)
+			continue;
+		if (c.pos + c.len > pos)
+			c.len = pos - c.pos;
+		o->log[j++] = c;
+	}
+	o->nlog = j;
+}
+
+static void grow(struct lbs_oracle *o, uint64_t end)
+{
+	if (end > o->size) {
+		log_add(o, o->size, end - o->size, 0, true);
+		o->size = end;
+		if (o->size > o->size_hi)
+			o->size_hi = o->size;
+	}
+}
+
+void lbs_oracle_write(struct lbs_oracle *o, uint64_t pos, uint64_t len,
+		      uint64_t opno)
+{
+	if (pos > o->size)
+		grow(o, pos);
+	for (uint64_t i = 0; i < len; i++)
+		o->cur[pos + i] = lbs_oracle_gen(opno, pos + i);
+	log_add(o, pos, len, opno, false);
+	grow(o, pos + len);
+}
+
+void lbs_oracle_zero(struct lbs_oracle *o, uint64_t pos, uint64_t len)
+{
+	memset(o->cur + pos, 0, len);
+	log_add(o, pos, len, 0, true);
+}
+
+/* a durable size change (truncate, fallocate) */
+void lbs_oracle_set_size(struct lbs_oracle *o, uint64_t size)
+{
+	if (size < o->size) {
+		memset(o->cur + size, 0, o->size - size);
+		memset(o->dur + size, 0, o->max - size);
+		log_clip(o, size);
+	} else if (size > o->size) {
+		log_add(o, o->size, size - o->size, 0, true);
+	}
+	o->size = size;
+	o->size_lo = o->size_hi = size;
+}
+
+void lbs_oracle_collapse(struct lbs_oracle *o, uint64_t pos, uint64_t len)
+{
+	uint64_t ns = o->size - len;
+
+	memmove(o->cur + pos, o->cur + pos + len, o->size - pos - len);
+	memset(o->cur + ns, 0, len);
+	memcpy(o->dur + pos, o->cur + pos, ns - pos);
+	memset(o->dur + ns, 0, o->max - ns);
+	log_clip(o, pos);
+	o->size = ns;
+	o->size_lo = o->size_hi = ns;
+}
+
+void lbs_oracle_insert(struct lbs_oracle *o, uint64_t pos, uint64_t len)
+{
+	uint64_t ns = o->size + len;
+
+	memmove(o->cur + pos + len, o->cur + pos, o->size - pos);
+	memset(o->cur + pos, 0, len);
+	memcpy(o->dur + pos, o->cur + pos, ns - pos);
+	log_clip(o, pos);
+	o->size = ns;
+	o->size_lo = o->size_hi = ns;
+}
+
+void lbs_oracle_fsync(struct lbs_oracle *o)
+{
+	memcpy(o->dur, o->cur, o->max);
+	o->nlog = 0;
+	o->size_lo = o->size_hi = o->size;
+}
+
+void lbs_oracle_fsync_range(struct lbs_oracle *o, uint64_t start,
+			    uint64_t end)
+{
+	if (start >= o->size)
+		return;
+	if (end >= o->size)
+		end = o->size - 1;
+	memcpy(o->dur + start, o->cur + start, end - start + 1);
+}
+
+static void bad_run(const uint8_t *exp, const uint8_t *act, uint64_t i,
+		    uint64_t n, struct lbs_oracle_mismatch *mm)
+{
+	uint64_t j = i;
+
+	while (j < n && exp[j] != act[j])
+		j++;
+	mm->off = i;
+	mm->len = j - i;
+	mm->expected = exp[i];
+	mm->actual = act[i];
+}
+
+bool lbs_oracle_check_read(const struct lbs_oracle *o, uint64_t pos,
+			   uint64_t len, const uint8_t *buf, int64_t n,
+			   struct lbs_oracle_mismatch *mm)
+{
+	uint64_t want = pos >= o->size ? 0 :
+			(len < o->size - pos ? len : o->size - pos);
+
+	memset(mm, 0, sizeof(*mm));
+	if (n < 0 || (uint64_t)n != want) {
+		mm->size_bad = true;
+		mm->size_expected_lo = mm->size_expected_hi = want;
+		mm->size_actual = n < 0 ? 0 : (uint64_t)n;
+		mm->off = pos;
+		return false;
+	}
+	for (uint64_t i = 0; i < want; i++) {
+		if (buf[i] != o->cur[pos + i]) {
+			bad_run(o->cur + pos, buf, i, want, mm);
+			mm->off += pos;
+			return false;
+		}
+	}
+	return true;
+}
+
+bool lbs_oracle_crash(struct lbs_oracle *o, uint64_t size,
+		      const uint8_t *buf, struct lbs_oracle_mismatch *mm)
+{
+	memset(mm, 0, sizeof(*mm));
+	if (size < o->size_lo || size > o->size_hi) {
+		mm->size_bad = true;
+		mm->size_expected_lo = o->size_lo;
+		mm->size_expected_hi = o->size_hi;
+		mm->size_actual = size;
+		return false;
+	}
+	for (uint64_t i = 0; i < size; i++)
+		o->ok[i] = buf[i] == o->dur[i];
+	for (size_t k = 0; k < o->nlog; k++) {
+		const struct change *c = &o->log[k];
+		uint64_t e = c->pos + c->len < size ? c->pos + c->len : size;
+
+		for (uint64_t i = c->pos; i < e; i++)
+			if (buf[i] == (c->zero ? 0 :
+				       lbs_oracle_gen(c->opno, i)))
+				o->ok[i] = 1;
+	}
+	for (uint64_t i = 0; i < size; i++) {
+		if (!o->ok[i]) {
+			uint64_t j = i;
+
+			while (j < size && !o->ok[j])
+				j++;
+			mm->off = i;
+			mm->len = j - i;
+			mm->expected = o->dur[i];
+			mm->actual = buf[i];
+			return false;
+		}
+	}
+	memcpy(o->cur, buf, size);
+	memset(o->cur + size, 0, o->max - size);
+	memcpy(o->dur, o->cur, o->max);
+	o->size = size;
+	o->size_lo = o->size_hi = size;
+	o->nlog = 0;
+	return true;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The reference model of one file's bytes.  Deliberately simple and
+ * independent of core/ and of the simulator: a byte array for the current
+ * contents, a byte array for the last durable contents, and the list of
+ * changes made since, which bounds what a crash may leave behind.
+ *
+ * Durability contract it checks (see lbs_sim.h):
+ *  - fsync: everything durable; range fsync: the range's bytes durable;
+ *  - size changes by truncate / fallocate are durable at once, and so are
+ *    all bytes at and after the offset of a collapse or insert;
+ *  - after a crash the size lies between the size at the last durable
+ *    size change and the largest size since; every byte below it is its
+ *    durable value or a value some change since has put there.
+ */
+#ifndef LBS_ORACLE_H
+#define LBS_ORACLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+/* fsx's data: byte of op @opno at file offset @off */
+static inline uint8_t lbs_oracle_gen(uint64_t opno, uint64_t off)
+{
+	return (uint8_t)(opno % 256 + (off % 2));
+}
+
+struct lbs_oracle;
+
+struct lbs_oracle_mismatch {
+	uint64_t off;		/* first bad byte */
+	uint64_t len;		/* bad bytes from @off (contiguous run) */
+	uint8_t expected, actual;
+	bool size_bad;
+	uint64_t size_expected_lo, size_expected_hi, size_actual;
+};
+
+struct lbs_oracle *lbs_oracle_new(uint64_t max_size);
+void lbs_oracle_free(struct lbs_oracle *o);
+uint64_t lbs_oracle_size(const struct lbs_oracle *o);
+const uint8_t *lbs_oracle_bytes(const struct lbs_oracle *o);
+
+/* data written by op @opno (lbs_oracle_gen), extending with zeroes */
+void lbs_oracle_write(struct lbs_oracle *o, uint64_t pos, uint64_t len,
+		      uint64_t opno);
+void lbs_oracle_zero(struct lbs_oracle *o, uint64_t pos, uint64_t len);
+void lbs_oracle_set_size(struct lbs_oracle *o, uint64_t size);
+void lbs_oracle_collapse(struct lbs_oracle *o, uint64_t pos, uint64_t len);
+void lbs_oracle_insert(struct lbs_oracle *o, uint64_t pos, uint64_t len);
+void lbs_oracle_fsync(struct lbs_oracle *o);
+void lbs_oracle_fsync_range(struct lbs_oracle *o, uint64_t start,
+			    uint64_t end);
+
+/* compare a read of [pos, pos+len) that returned @n bytes: true if good */
+bool lbs_oracle_check_read(const struct lbs_oracle *o, uint64_t pos,
+			   uint64_t len, const uint8_t *buf, int64_t n,
+			   struct lbs_oracle_mismatch *mm);
+/* after a crash: check the file (@size bytes in @buf) and adopt it */
+bool lbs_oracle_crash(struct lbs_oracle *o, uint64_t size,
+		      const uint8_t *buf, struct lbs_oracle_mismatch *mm);
+
+#endif
