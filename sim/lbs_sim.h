@@ -68,6 +68,7 @@ struct lbs_sim_counters {
 	uint64_t wb_last_folios;	/* folios written by the last pass */
 	uint64_t wb_max_folios;		/* most folios in one pass */
 	uint64_t dev_writes;		/* units written to the device */
+	uint64_t eof_zero_bios;		/* post-EOF-page zeroing of EOF blocks */
 	uint64_t crashes;
 };
 

@@ -359,6 +359,39 @@ static void read_folio(struct lbs_sim *s, struct folio *f)
 
 /* ---- writeback ---------------------------------------------------------- */
 
+/*
+ * Model decision (D4 iii): the part of the EOF block past the EOF page
+ * (core's post_eof range) is never instantiated by zero-around, so once
+ * that block is written its on-disk bytes there must be zeroes, not
+ * stale or truncated data: a later write into those pages stays in the
+ * page cache while i_disk_size may move past them (ioend of a later
+ * block, extending O_DIRECT write), and a crash would expose the disk.
+ * Zero them on disk with a zero-page bio, like iomap_dio_zero().
+ */
+static void zero_post_eof_on_disk(struct lbs_sim *s, uint64_t eof)
+{
+	struct lbs_zero_around za;
+	struct extent *e;
+
+	if (!eof || (s->inject & LBS_SIM_INJ_NO_ZERO_AROUND))
+		return;
+	lbs_zero_around(s->blkbits, s->pshift, eof - 1, 1, eof, &za);
+	if (!za.post_eof_len)
+		return;
+	e = ext_at(s, za.post_eof_pos);
+	if (!e || (e->state != EXT_WRITTEN && e->state != EXT_UNWRITTEN))
+		return;
+	s->c.eof_zero_bios++;
+	for (uint32_t i = 0; i < lbs_dio_zero_nr_segs(s->pshift,
+					(uint32_t)za.post_eof_len); i++) {
+		uint32_t sl = lbs_dio_zero_seg_len(s->pshift,
+					(uint32_t)za.post_eof_len, i);
+		uint64_t p = za.post_eof_pos + ((uint64_t)i << s->pshift);
+
+		memset(s->dev + dev_addr(s, e, p), 0, sl);
+	}
+}
+
 struct ioend {
 	uint64_t end;		/* end of the last byte range written */
 	uint64_t *conv;		/* blocks written over unwritten extents */
@@ -428,6 +461,8 @@ static void writepage(struct lbs_sim *s, struct folio *f, struct ioend *io)
 /* xfs_end_ioend(): convert touched blocks whole, then xfs_setfilesize() */
 static void ioend_complete(struct lbs_sim *s, struct ioend *io)
 {
+	if (io->nconv)
+		zero_post_eof_on_disk(s, s->isize);
 	for (size_t i = 0; i < io->nconv; i++)
 		if (s->ext[io->conv[i]].state == EXT_UNWRITTEN)
 			s->ext[io->conv[i]].state = EXT_WRITTEN;
@@ -1053,6 +1088,8 @@ static int setattr_size(struct lbs_sim *s, uint64_t newsize)
 			break;
 		free_block(s, &s->ext[b]);
 	}
+	if (newsize < oldsize)
+		zero_post_eof_on_disk(s, newsize);
 	s->disk_size = newsize;	/* logged in the same transaction */
 	return 0;
 }
