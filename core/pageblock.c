@@ -78,9 +78,10 @@ void lbs_pageblock_range(uint32_t blkbits, uint32_t fshift, uint64_t pos,
  * @folio_pos: file offset of the folio
  * @isize: file size
  * @uptodate: per-unit uptodate bitmap, or NULL if the folio has none
- * @pos: in: file offset of the read, inside the folio; out: advanced past
- *	leading units that are already uptodate
- * @length: bytes wanted from @pos
+ * @pos: in: file offset of the read, inside the folio and aligned to a
+ *	unit, as every caller's block_start is; out: advanced past leading
+ *	units that are already uptodate
+ * @length: bytes wanted from @pos; 0 reads nothing
  * @offp: returns the offset in the folio to read from
  * @lenp: returns the bytes to read (0: nothing to read)
  *
@@ -104,6 +105,12 @@ void lbs_adjust_read_range(uint32_t blkbits, uint32_t fshift,
 	uint32_t first = poff >> bits;
 	uint32_t last = (poff + plen - 1) >> bits;
 	uint32_t i;
+
+	if (!plen) {
+		*offp = poff;
+		*lenp = 0;
+		return;
+	}
 
 	if (uptodate) {
 		/* move forward for each leading unit marked uptodate */

@@ -16,8 +16,10 @@
  * @dblocks: blocks in the data device
  *
  * The last AG holds what is left of @dblocks and may be a runt, much
- * smaller than the others.  The product is taken in 64 bits: in 32 bits
- * @agno * @agblocks wraps once the filesystem passes 2^32 blocks.
+ * smaller than the others.  The product is taken in 64 bits so that the
+ * intermediate is exact; __xfs_ag_block_count() computes it in 32 bits,
+ * where it wraps past 2^32 blocks, and is saved only by truncating the
+ * result to 32 bits as well.
  *
  * Return: the AG's length in blocks, 0 if @agno is not an AG.
  */
@@ -170,7 +172,8 @@ enum lbs_bs_verdict lbs_mount_blocksize(uint32_t blkbits, uint32_t pshift,
  * The old check shifted @nblocks right by PAGE_SHIFT - blkbits, which is
  * negative when blocks are larger than pages.  Count bytes instead.
  *
- * Return: true if every byte of the device has a page cache index.
+ * Return: true if the device's bytes fit in @max_index pages (the kernel
+ * refuses exactly @max_index + 1 pages, and so does this).
  */
 bool lbs_fsb_count_ok(uint64_t nblocks, uint32_t blkbits, uint32_t pshift,
 		      uint64_t max_index)
