@@ -29,7 +29,7 @@ for f in "$@"; do
 	[ -f "$f" ] || die "config fragment $f not found"
 	frags="$frags $(cd "$(dirname "$f")" && pwd)/$(basename "$f")"
 done
-[ -f "$tree/Makefile" ] && [ -d "$tree/scripts/kconfig" ] || die "$tree is not a kernel tree"
+{ [ -f "$tree/Makefile" ] && [ -d "$tree/scripts/kconfig" ]; } || die "$tree is not a kernel tree"
 
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 log=$out/build.log

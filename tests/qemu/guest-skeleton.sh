@@ -23,7 +23,7 @@ fi
 stage=mount rc=0
 mount -t xfs /dev/vdb /mnt || rc=$?
 if [ "$rc" -eq 0 ]; then
-	stage=write
+	stage="write"
 	{ echo lbs >/mnt/probe && [ "$(cat /mnt/probe)" = lbs ] && sync; } || rc=$?
 	urc=0
 	umount /mnt || urc=$?

@@ -18,13 +18,14 @@
 # tests/qemu/guest-skeleton.sh as /test.sh -> QEMU TCG boot -> checks.
 # Writes build/qemu/NAME/report.txt (one "name: pass|fail" line per
 # expectation) and keeps build/qemu/NAME/console.log. Exit 0 only if all pass.
+# shellcheck disable=SC2317 # the check functions are called indirectly, by check()
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 BUILD=${LBS_BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
-export LBS_BUILD=$BUILD
+export LBS_BUILD="$BUILD"
 
 die() { echo "skeleton.sh: error: $*" >&2; exit 2; }
 say() { echo "skeleton.sh: $*" >&2; }
@@ -37,7 +38,7 @@ while [ $# -gt 0 ]; do
 	--extra-config) extras="$extras $(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
 	--name) name=$2; shift 2 ;;
 	--expect-64k) expect64=$2; shift 2 ;;
-	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '/^[^#]/d; /shellcheck/d; s/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
@@ -113,10 +114,10 @@ esac
 # ---- checks ---------------------------------------------------------------
 clean=$out/console.txt
 tr -d '\r' <"$console" >"$clean"
+MSG64="XFS (vda): File system with blocksize 65536 bytes. Only pagesize (4096) or less will currently work."
 has() { grep -qF -- "$1" "$clean"; }
-check boot-complete eval '[ "$boot_rc" -eq 0 ] && has "LBS-TEST: end skeleton" && has "LBS-INIT: reboot"'
-: >"$out/ktap-check.txt"
-ktap() { # ktap-check.py with output to stderr and ktap-check.txt; keeps its exit status
+booted() { [ "$boot_rc" -eq 0 ] && has "LBS-TEST: end skeleton" && has "LBS-INIT: reboot"; }
+ktap() { # ktap-check.py, output to stderr and ktap-check.txt; keeps its exit status
 	krc=0
 	python3 "$HERE/ktap-check.py" "$console" "$@" >"$out/ktap-check.last" 2>&1 || krc=$?
 	cat "$out/ktap-check.last" >&2
@@ -124,14 +125,18 @@ ktap() { # ktap-check.py with output to stderr and ktap-check.txt; keeps its exi
 	rm -f "$out/ktap-check.last"
 	return "$krc"
 }
+refused64() { grep -qE '^LBS-RESULT mount64k: refused rc=[1-9][0-9]*$' "$clean"; }
+message64() { grep '^LBS-DMESG ' "$clean" | grep -qF -- "$MSG64"; }
+
+: >"$out/ktap-check.txt"
+check boot-complete booted
 for s in $suites; do
 	check "ktap-$s" ktap --no-oops --suite "$s"
 done
 check kernel-clean ktap --no-ktap
-MSG64="XFS (vda): File system with blocksize 65536 bytes. Only pagesize (4096) or less will currently work."
 if [ "$expect64" = refused ]; then
-	check mount64k-refused eval 'grep -qE "^LBS-RESULT mount64k: refused rc=[1-9][0-9]*$" "$clean"'
-	check mount64k-message eval 'grep "^LBS-DMESG " "$clean" | grep -qF -- "$MSG64"'
+	check mount64k-refused refused64
+	check mount64k-message message64
 else
 	check mount64k-mounted has "LBS-RESULT mount64k: mounted"
 fi
