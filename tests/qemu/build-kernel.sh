@@ -73,9 +73,14 @@ rm -f "$out/.lbs-stamp"
 start=$(date +%s)
 : >"$log"
 note "configuring in $out (tinyconfig +$(for f in $frags; do printf ' %s' "$(basename "$f")"; done))"
-fail() {
+logstart=1
+fail() { # print the errors and a short tail of the current step, then die
+	if sed -n "$logstart,\$p" "$log" | grep -q -E 'error:|Error [0-9]'; then
+		echo "---- errors ----" >&2
+		sed -n "$logstart,\$p" "$log" | grep -E 'error:' | head -n 10 >&2
+	fi
 	echo "---- last lines of $log ----" >&2
-	tail -n "${2:-25}" "$log" >&2
+	sed -n "$logstart,\$p" "$log" | tail -n 12 >&2
 	die "$1 (full log: $log)"
 }
 kmake tinyconfig >>"$log" 2>&1 || fail "make tinyconfig failed"
@@ -107,7 +112,8 @@ note "config verified ($(grep -c '^CONFIG_.*=y' "$out/.config") symbols =y)"
 
 # ---- build ---------------------------------------------------------------
 note "building bzImage with -j$jobs (log: $log)"
-kmake -j"$jobs" bzImage >>"$log" 2>&1 || fail "kernel build failed" 40
+logstart=$(($(wc -l <"$log") + 1))
+kmake -j"$jobs" bzImage >>"$log" 2>&1 || fail "kernel build failed"
 [ -f "$image" ] || fail "build finished but $image is missing"
 echo "$stamp" >"$out/.lbs-stamp"
 note "built $(cat "$out/include/config/kernel.release" 2>/dev/null) in $(($(date +%s) - start))s wall"
