@@ -102,6 +102,8 @@ bool lbs_need_zero_around(uint32_t blkbits, uint32_t pshift,
 bool lbs_zero_around(uint32_t blkbits, uint32_t pshift, uint64_t pos,
 		     uint64_t len, uint64_t isize,
 		     struct lbs_zero_around *za);
+bool lbs_post_eof_range(uint32_t blkbits, uint32_t pshift, uint64_t eof,
+			uint64_t *pos, uint64_t *len);
 
 void lbs_dio_zero_pads(uint32_t blkbits, uint64_t pos, uint64_t len,
 		       uint64_t isize, bool need_zeroout,
@@ -118,5 +120,7 @@ void lbs_wb_round(uint32_t blkbits, uint32_t pshift, uint64_t start,
 		  struct lbs_wb_range *out);
 uint64_t lbs_wb_round_index(uint32_t blkbits, uint32_t pshift,
 			    uint64_t index);
+bool lbs_wb_may_stop(uint32_t blkbits, uint32_t pshift, uint64_t index);
+bool lbs_falloc_aligned(uint32_t blkbits, uint64_t pos, uint64_t len);
 
 #endif /* LBS_IOMAP_H */

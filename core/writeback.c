@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Block-granular flush, wait and writeback ranges.
+ * Block-granular flush, wait and writeback ranges, and the block
+ * alignment that collapse and insert range require.
  *
  * I/O completion converts unwritten extents in whole blocks, so a block
  * whose pages are written in more than one piece can be marked written
@@ -127,4 +128,45 @@ uint64_t lbs_wb_round_index(uint32_t blkbits, uint32_t pshift,
 	uint64_t pages = lbs_round_unit(blkbits, pshift) >> pshift;
 
 	return LBS_ROUND_DOWN(index, pages);
+}
+
+/**
+ * lbs_wb_may_stop() - may WB_SYNC_NONE writeback stop before this page
+ * @blkbits: log2 of the filesystem block size
+ * @pshift: log2 of the page size
+ * @index: page index writeback would write next
+ *
+ * Background writeback that has used up nr_to_write stops only at the
+ * start of a block (of a page with small blocks), so that it never leaves
+ * part of a block dirty in the page cache while the rest of the block is
+ * converted at I/O completion.  lbs_wb_round() rounds the budget so that
+ * a pass started at a block start ends at one.
+ *
+ * Return: true if @index is the first page of its block.
+ */
+bool lbs_wb_may_stop(uint32_t blkbits, uint32_t pshift, uint64_t index)
+{
+	return lbs_wb_round_index(blkbits, pshift, index) == index;
+}
+
+/**
+ * lbs_falloc_aligned() - is a collapse or insert range block aligned
+ * @blkbits: log2 of the filesystem block size
+ * @pos: start of the range
+ * @len: length of the range
+ *
+ * FALLOC_FL_COLLAPSE_RANGE and FALLOC_FL_INSERT_RANGE shift extents by
+ * whole blocks, so both ends must lie on block boundaries, as
+ * xfs_is_falloc_aligned() checks for an inode on the data device.  The
+ * unit is the block, not max(block, page): the page cache around the
+ * range is flushed and invalidated in whole blocks first.
+ *
+ * Return: true if @pos and @len are both multiples of the block size.
+ */
+bool lbs_falloc_aligned(uint32_t blkbits, uint64_t pos, uint64_t len)
+{
+	uint64_t bsize = (uint64_t)1 << blkbits;
+
+	return LBS_ROUND_DOWN(pos, bsize) == pos &&
+	       LBS_ROUND_DOWN(len, bsize) == len;
 }

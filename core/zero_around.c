@@ -79,3 +79,37 @@ bool lbs_zero_around(uint32_t blkbits, uint32_t pshift, uint64_t pos,
 	za->post_eof_len = block_end - tail_end;
 	return za->head_len || za->tail_len;
 }
+
+/**
+ * lbs_post_eof_range() - the part of the EOF block past the EOF page
+ * @blkbits: log2 of the filesystem block size
+ * @pshift: log2 of the page (folio) size
+ * @eof: the file size
+ * @pos: returns the end of the page that holds the last byte before @eof
+ * @len: returns the bytes from @pos to the end of that byte's block
+ *
+ * This is lbs_zero_around()'s post_eof range for a write that ends at
+ * @eof: zero-around never instantiates these pages, so when the EOF block
+ * is allocated they keep what the disk holds.  A filesystem that converts
+ * or truncates into the block zeroes this range on disk before a later
+ * size change can expose it.  With blocks no larger than a page the EOF
+ * block ends inside the EOF page and the range is empty; so it is for
+ * @eof 0.
+ *
+ * Return: true if @len is not 0.
+ */
+bool lbs_post_eof_range(uint32_t blkbits, uint32_t pshift, uint64_t eof,
+			uint64_t *pos, uint64_t *len)
+{
+	uint64_t bsize = (uint64_t)1 << blkbits;
+	uint64_t psize = (uint64_t)1 << pshift;
+	uint64_t page_end = LBS_ROUND_UP(eof, psize);
+	uint64_t block_end = LBS_ROUND_UP(eof, bsize);
+
+	*pos = page_end;
+	*len = 0;
+	if (blkbits <= pshift)
+		return false;
+	*len = block_end - page_end;
+	return *len != 0;
+}

@@ -404,6 +404,31 @@ static void t_zero_around(void **state)
 	cmp_report(&c);
 }
 
+static void t_post_eof_range(void **state)
+{
+	struct cmp c = { "post_eof_range", 0, 0, 0 };
+	uint32_t bi, pi;
+
+	(void)state;
+	for (bi = 0; bi < NELEM(bs_shifts); bi++)
+		for (pi = 0; pi < NELEM(ps_shifts); pi++) {
+			uint32_t b = bs_shifts[bi], p = ps_shifts[pi];
+			uint64_t unit = umin(sz(b), sz(p));
+			struct pts ev = { 0 };
+			size_t i, k;
+
+			for (k = 0; k < NELEM(bases); k++)
+				pts_edges(&ev, bases[k], unit,
+					  3 * (uint32_t)(umax(sz(b), sz(p)) / unit) + 2);
+			pts_add(&ev, LOFF_END);
+			pts_done(&ev);
+			for (i = 0; i < ev.n; i++)
+				CMP(&c, b, p, ev.v[i]);
+			pts_free(&ev);
+		}
+	cmp_report(&c);
+}
+
 /* ==================================================================== */
 /* dio */
 
@@ -642,6 +667,55 @@ static void t_wb_round_index(void **state)
 	cmp_report(&c);
 }
 
+static void t_wb_may_stop(void **state)
+{
+	struct cmp c = { "wb_may_stop", 0, 0, 0 };
+	uint32_t bi, pi;
+
+	(void)state;
+	for (bi = 0; bi < NELEM(bs_shifts); bi++)
+		for (pi = 0; pi < NELEM(ps_shifts); pi++) {
+			uint32_t b = bs_shifts[bi], p = ps_shifts[pi];
+			uint64_t pg = umax(sz(b), sz(p)) / sz(p);
+			struct pts ix = { 0 };
+			size_t i;
+
+			pts_edges(&ix, 0, pg, 5);
+			pts_edges(&ix, (uint64_t)1 << 40, pg, 2);
+			pts_edges(&ix, UINT64_MAX - 2 * pg + 1, pg, 1);
+			pts_add(&ix, UINT64_MAX);
+			pts_done(&ix);
+			for (i = 0; i < ix.n; i++)
+				CMP(&c, b, p, ix.v[i]);
+			pts_free(&ix);
+		}
+	cmp_report(&c);
+}
+
+static void t_falloc_aligned(void **state)
+{
+	struct cmp c = { "falloc_aligned", 0, 0, 0 };
+	uint32_t bi;
+
+	(void)state;
+	for (bi = 0; bi < NELEM(bs_shifts); bi++) {
+		uint32_t b = bs_shifts[bi];
+		uint64_t bs = sz(b);
+		struct pts pv = { 0 };
+		size_t i, j, k;
+
+		for (k = 0; k < NELEM(bases); k++)
+			pts_edges(&pv, bases[k], 512, 2 * (uint32_t)(bs / 512) + 2);
+		pts_add(&pv, LOFF_END);
+		pts_done(&pv);
+		for (i = 0; i < pv.n; i++)
+			for (j = 0; j < pv.n; j += 7)
+				CMP(&c, b, pv.v[i], pv.v[j]);
+		pts_free(&pv);
+	}
+	cmp_report(&c);
+}
+
 /* ==================================================================== */
 /* xfs */
 
@@ -835,6 +909,7 @@ static const struct CMUnitTest g_read_range[] = {
 static const struct CMUnitTest g_zero_around[] = {
 	cmocka_unit_test(t_need_zero_around),
 	cmocka_unit_test(t_zero_around),
+	cmocka_unit_test(t_post_eof_range),
 };
 static const struct CMUnitTest g_dio[] = {
 	cmocka_unit_test(t_dio_zero_pads),
@@ -845,6 +920,8 @@ static const struct CMUnitTest g_writeback[] = {
 	cmocka_unit_test(t_flush_unmap_range),
 	cmocka_unit_test(t_wb_round),
 	cmocka_unit_test(t_wb_round_index),
+	cmocka_unit_test(t_wb_may_stop),
+	cmocka_unit_test(t_falloc_aligned),
 };
 static const struct CMUnitTest g_xfs[] = {
 	cmocka_unit_test(t_ag_block_count),

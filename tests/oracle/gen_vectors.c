@@ -474,6 +474,24 @@ static void gen_zero_around(void)
 	R("zero_around", 16, 12, 5000, 100, 5000);
 	R("zero_around", 16, 14, 100, 100, 20000);
 	R("zero_around", 16, 12, 65536 + 4096, 1, 65536 + 8193);
+
+	blank();
+	comment("post_eof_range: blkbits pshift eof = ret pos len, the part of the");
+	comment("EOF block past the EOF page (zero_around's post_eof for a write");
+	comment("ending at eof)");
+	for (s = 0; s < NELEM(big) + NELEM(small); s++) {
+		uint32_t b = s < NELEM(big) ? big[s][0] : small[s - NELEM(big)][0];
+		uint32_t p = s < NELEM(big) ? big[s][1] : small[s - NELEM(big)][1];
+		uint64_t bs = sz(b), ps = sz(p);
+		const uint64_t ev[] = { 0, 1, ps - 1, ps, ps + 1, bs - ps,
+					bs - ps + 1, bs - 1, bs, bs + 1,
+					((uint64_t)1 << 40) + ps + 1,
+					((uint64_t)1 << 63) - bs + 1,
+					(uint64_t)1 << 63 };
+
+		for (a = 0; a < NELEM(ev); a++)
+			V("post_eof_range", b, p, ev[a]);
+	}
 }
 
 static void gen_dio(void)
@@ -628,6 +646,36 @@ static void gen_writeback(void)
 
 		for (a = 0; a < NELEM(iv); a++)
 			V("wb_round_index", b, p, iv[a]);
+	}
+
+	blank();
+	comment("wb_may_stop: blkbits pshift index = 1 if index starts its unit");
+	for (i = 0; i < NELEM(wb_pairs); i++) {
+		uint32_t b = wb_pairs[i][0], p = wb_pairs[i][1];
+		uint64_t pg = umax(sz(b), sz(p)) / sz(p);
+		const uint64_t iv[] = { 0, 1, pg - 1, pg, pg + 1,
+					((uint64_t)1 << 40) + pg, UINT64_MAX };
+
+		for (a = 0; a < NELEM(iv); a++)
+			V("wb_may_stop", b, p, iv[a]);
+	}
+
+	blank();
+	comment("falloc_aligned: blkbits pos len = 1 if both are whole blocks");
+	comment("(xfs_is_falloc_aligned(), data device: the block, not the page)");
+	for (i = 0; i < NELEM(wb_pairs); i++) {
+		uint32_t b = wb_pairs[i][0];
+		uint64_t bs = sz(b);
+		const uint64_t pv[][2] = { { 0, 0 }, { 0, bs }, { bs, bs },
+					   { 1, bs }, { bs, bs - 1 },
+					   { bs, bs + 512 }, { 4096, 4096 },
+					   { (uint64_t)1 << 62, bs },
+					   { (uint64_t)1 << 63, (uint64_t)1 << 63 } };
+
+		if (i && wb_pairs[i - 1][0] == b)
+			continue;
+		for (a = 0; a < NELEM(pv); a++)
+			V("falloc_aligned", b, pv[a][0], pv[a][1]);
 	}
 
 	blank();

@@ -29,6 +29,9 @@ int o_round_range(const uint64_t *in, uint64_t *out);
 int o_flush_unmap_range(const uint64_t *in, uint64_t *out);
 int o_wb_round(const uint64_t *in, uint64_t *out);
 int o_wb_round_index(const uint64_t *in, uint64_t *out);
+int o_wb_may_stop(const uint64_t *in, uint64_t *out);
+int o_falloc_aligned(const uint64_t *in, uint64_t *out);
+int o_post_eof_range(const uint64_t *in, uint64_t *out);
 
 int o_ag_block_count(const uint64_t *in, uint64_t *out);
 int o_ag_log_blocks(const uint64_t *in, uint64_t *out);

@@ -541,3 +541,64 @@ int o_wb_round_index(const uint64_t *in, uint64_t *out)
 	out[0] = ow_floor(in[2], pages, NULL);
 	return 1;
 }
+
+/*
+ * Background writeback may stop before page index only where a unit
+ * begins: index is an edge of the walk in steps of a unit's pages.
+ */
+int o_wb_may_stop(const uint64_t *in, uint64_t *out)
+{
+	uint64_t pages;
+
+	if (!o_blkbits_ok(in[0]) || !o_pshift_ok(in[1]))
+		return ORACLE_DOMAIN;
+	ow_floor(o_wb_unit((uint32_t)in[0], (uint32_t)in[1]),
+		 ow_pow2((uint32_t)in[1]), &pages);
+	out[0] = ow_on_edge(in[2], pages);
+	return 1;
+}
+
+/* collapse/insert: both the start and the length are whole blocks */
+int o_falloc_aligned(const uint64_t *in, uint64_t *out)
+{
+	uint64_t bsize;
+
+	if (!o_blkbits_ok(in[0]) || in[1] > O_LOFF_END || in[2] > O_LOFF_END)
+		return ORACLE_DOMAIN;
+	bsize = ow_pow2((uint32_t)in[0]);
+	out[0] = ow_on_edge(in[1], bsize) && ow_on_edge(in[2], bsize);
+	return 1;
+}
+
+/*
+ * Walk the pages of the block holding byte eof - 1.  The EOF page is the
+ * one holding that byte; the pages of the block that start at or past
+ * eof lie after it, and together they are the range.  When there are
+ * none, the range is empty and starts where the EOF page ends.
+ */
+int o_post_eof_range(const uint64_t *in, uint64_t *out)
+{
+	uint64_t eof = in[2], bsize, psize, blk, p;
+
+	if (!o_blkbits_ok(in[0]) || !o_pshift_ok(in[1]) || eof > O_LOFF_END)
+		return ORACLE_DOMAIN;
+	bsize = ow_pow2((uint32_t)in[0]);
+	psize = ow_pow2((uint32_t)in[1]);
+	out[0] = 0;
+	out[1] = ow_ceil(eof, psize);
+	out[2] = 0;
+	if (eof == 0 || bsize <= psize)
+		return 3;
+	blk = ow_floor(eof - 1, bsize, NULL);
+	for (p = blk; p - blk < bsize; p += psize) {
+		if (p < eof)
+			continue;
+		if (!out[2])
+			out[1] = p;
+		else if (out[1] + out[2] != p)
+			oracle_bug("post_eof_range model: pages not contiguous");
+		out[2] += psize;
+	}
+	out[0] = out[2] != 0;
+	return 3;
+}

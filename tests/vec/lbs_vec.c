@@ -20,8 +20,10 @@ static const struct {
 	{ "zero_may_mark_uptodate", 4 }, { "need_zero_around", 4 },
 	{ "zero_around", 5 },		{ "dio_zero_pads", 5 },
 	{ "dio_zero_nr_segs", 2 },	{ "dio_zero_seg_len", 3 },
+	{ "post_eof_range", 3 },
 	{ "round_range", 4 },		{ "flush_unmap_range", 4 },
 	{ "wb_round", 6 },		{ "wb_round_index", 3 },
+	{ "wb_may_stop", 3 },		{ "falloc_aligned", 3 },
 	{ "ag_block_count", 4 },	{ "ag_log_blocks", 4 },
 	{ "btree_calc_size", 3 },	{ "inobt_max_size", 5 },
 	{ "stat_blksize", 6 },		{ "mount_blocksize", 4 },
@@ -96,6 +98,11 @@ static int lbs_vec_iomap(const char *fn, const uint64_t *in, uint64_t *out)
 		out[6] = za.post_eof_len;
 		return 7;
 	}
+	if (!strcmp(fn, "post_eof_range")) {
+		out[0] = lbs_vec_bool(lbs_post_eof_range(a, b, in[2], &out[1],
+							 &out[2]));
+		return 3;
+	}
 	if (!strcmp(fn, "dio_zero_pads")) {
 		struct lbs_dio_pads p;
 
@@ -137,6 +144,14 @@ static int lbs_vec_iomap(const char *fn, const uint64_t *in, uint64_t *out)
 	}
 	if (!strcmp(fn, "wb_round_index")) {
 		out[0] = lbs_wb_round_index(a, b, in[2]);
+		return 1;
+	}
+	if (!strcmp(fn, "wb_may_stop")) {
+		out[0] = lbs_vec_bool(lbs_wb_may_stop(a, b, in[2]));
+		return 1;
+	}
+	if (!strcmp(fn, "falloc_aligned")) {
+		out[0] = lbs_vec_bool(lbs_falloc_aligned(a, in[1], in[2]));
 		return 1;
 	}
 	return -1;
