@@ -370,25 +370,25 @@ static void read_folio(struct lbs_sim *s, struct folio *f)
  */
 static void zero_post_eof_on_disk(struct lbs_sim *s, uint64_t eof)
 {
-	struct lbs_zero_around za;
+	uint64_t ppos, plen, p;
 	struct extent *e;
 
-	if (!eof || (s->inject & LBS_SIM_INJ_NO_ZERO_AROUND))
+	if (s->inject & LBS_SIM_INJ_NO_ZERO_AROUND)
 		return;
-	lbs_zero_around(s->blkbits, s->pshift, eof - 1, 1, eof, &za);
-	if (!za.post_eof_len)
+	if (!lbs_post_eof_range(s->blkbits, s->pshift, eof, &ppos, &plen))
 		return;
-	e = ext_at(s, za.post_eof_pos);
+	e = ext_at(s, ppos);
 	if (!e || (e->state != EXT_WRITTEN && e->state != EXT_UNWRITTEN))
 		return;
 	s->c.eof_zero_bios++;
+	p = ppos;
 	for (uint32_t i = 0; i < lbs_dio_zero_nr_segs(s->pshift,
-					(uint32_t)za.post_eof_len); i++) {
-		uint32_t sl = lbs_dio_zero_seg_len(s->pshift,
-					(uint32_t)za.post_eof_len, i);
-		uint64_t p = za.post_eof_pos + ((uint64_t)i << s->pshift);
+						     (uint32_t)plen); i++) {
+		uint32_t sl = lbs_dio_zero_seg_len(s->pshift, (uint32_t)plen,
+						   i);
 
 		memset(s->dev + dev_addr(s, e, p), 0, sl);
+		p += sl;
 	}
 }
 
@@ -480,7 +480,7 @@ static void ioend_complete(struct lbs_sim *s, struct ioend *io)
  * xfs_vm_writepages() with the block rounding (lbs_wb_round) and
  * write_cache_pages().  @end is inclusive; INT64_MAX means to EOF.
  * WB_SYNC_NONE (@sync false) stops when nr_to_write runs out, but only
- * at the start of a block (lbs_wb_round_index): see the report.
+ * at the start of a block (lbs_wb_may_stop).
  */
 static int writepages(struct lbs_sim *s, uint64_t start, uint64_t end,
 		      int64_t nr, bool sync)
@@ -504,8 +504,7 @@ static int writepages(struct lbs_sim *s, uint64_t start, uint64_t end,
 		struct folio *f = folio_lookup(s, idx);
 
 		if (!sync && r.nr_to_write <= 0 &&
-		    (!round || lbs_wb_round_index(s->blkbits, s->pshift,
-						  idx) == idx))
+		    (!round || lbs_wb_may_stop(s->blkbits, s->pshift, idx)))
 			break;
 		if (!f || !(fl_get(f) & F_DIRTY))
 			continue;
@@ -1101,15 +1100,6 @@ int lbs_sim_truncate(struct lbs_sim *s, uint64_t size)
 	return setattr_size(s, size);
 }
 
-/* xfs_is_falloc_aligned(): core has no helper; use the DIO pad rule */
-static bool block_aligned(struct lbs_sim *s, uint64_t pos, uint64_t len)
-{
-	struct lbs_dio_pads pads;
-
-	lbs_dio_zero_pads(s->blkbits, pos, len, 0, true, &pads);
-	return !pads.head_len && !pads.tail_len;
-}
-
 /* xfs_free_file_space() */
 static void free_file_space(struct lbs_sim *s, uint64_t pos, uint64_t len)
 {
@@ -1197,7 +1187,8 @@ int lbs_sim_fallocate(struct lbs_sim *s, int mode, uint64_t pos,
 	case LBS_FL_COLLAPSE_RANGE: {
 		uint64_t nsize;
 
-		if (keep || !block_aligned(s, pos, len) || end >= s->isize)
+		if (keep || !lbs_falloc_aligned(s->blkbits, pos, len) ||
+		    end >= s->isize)
 			return -EINVAL;
 		nsize = s->isize - len;
 		free_file_space(s, pos, len);
@@ -1207,7 +1198,8 @@ int lbs_sim_fallocate(struct lbs_sim *s, int mode, uint64_t pos,
 		return 0;
 	}
 	case LBS_FL_INSERT_RANGE:
-		if (keep || !block_aligned(s, pos, len) || pos >= s->isize)
+		if (keep || !lbs_falloc_aligned(s->blkbits, pos, len) ||
+		    pos >= s->isize)
 			return -EINVAL;
 		if (s->isize + len > s->max_size)
 			return -EFBIG;
