@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Buffered I/O: iomap_read_folio(), iomap_write_iter() with
+ * __iomap_write_begin()/__iomap_write_end(), zero-around for bs > ps,
+ * iomap_zero_range(), xfs_file_write_checks() and the mmap write path
+ * (iomap_page_mkwrite()).
+ */
+#define _GNU_SOURCE
+#include "sim_int.h"
+
+static enum lbs_map_type map_type(uint8_t st)
+{
+	switch (st) {
+	case EXT_DELALLOC: return LBS_MAP_DELALLOC;
+	case EXT_UNWRITTEN: return LBS_MAP_UNWRITTEN;
+	case EXT_WRITTEN: return LBS_MAP_MAPPED;
+	default: return LBS_MAP_HOLE;
+	}
+}
+
+/*
+ * iomap_read_folio() / iomap_readpage_iter(): read the units of @f that
+ * are not uptodate, zeroing units over holes, unwritten and delalloc
+ * space and units wholly past EOF.
+ */
+static void read_folio(struct lbs_sim *s, struct folio *f)
+{
+	uint64_t fpos = fpos_of(s, f), fend = fpos + s->ps, p = fpos;
+
+	while (p < fend) {
+		struct extent *e = ext_at(s, p);
+		uint64_t bend = (bno_of(s, p) + 1) << s->blkbits;
+		uint64_t mend = bend < fend ? bend : fend;
+		uint64_t q = p;
+		uint32_t poff, plen;
+
+		lbs_adjust_read_range(s->blkbits, s->pshift, fpos, s->isize,
+				      f->ubits, &q, mend - p, &poff, &plen);
+		if (plen) {
+			if (!e || e->state != EXT_WRITTEN || q >= s->isize)
+				memset(f->data + poff, 0, plen);
+			else
+				sim_fill_from_disk(s, f, poff, plen);
+			sim_set_range_uptodate(s, f, poff, plen);
+		}
+		if (q + plen <= p)
+			abort();	/* no progress: core contract broken */
+		p = q + plen;
+	}
+}
+
+/*
+ * __iomap_write_begin() for [pos, pos+len) inside one folio and one
+ * mapping.  @need_zero: iomap_block_needs_zeroing() for the mapping.
+ */
+static void write_begin(struct lbs_sim *s, struct folio *f, uint64_t pos,
+			uint64_t len, bool need_zero)
+{
+	uint64_t fpos = fpos_of(s, f), bstart, bend;
+	uint32_t from = (uint32_t)(pos - fpos), to = from + (uint32_t)len;
+	uint32_t poff, plen;
+
+	if (folio_uptodate(f))
+		return;
+	lbs_pageblock_range(s->blkbits, s->pshift, pos, len, &bstart, &bend);
+	do {
+		lbs_adjust_read_range(s->blkbits, s->pshift, fpos, s->isize,
+				      f->ubits, &bstart, bend - bstart, &poff,
+				      &plen);
+		if (plen == 0)
+			break;
+		if ((from <= poff || from >= poff + plen) &&
+		    (to <= poff || to >= poff + plen))
+			continue;
+		if (need_zero || bstart >= s->isize) {
+			zero_segment(f, poff, from);
+			zero_segment(f, to, poff + plen);
+			if ((s->inject & LBS_SIM_INJ_MARK_PARTIAL_UPTODATE) ||
+			    lbs_zero_may_mark_uptodate(poff, plen, from, to))
+				sim_set_range_uptodate(s, f, poff, plen);
+		} else {
+			sim_fill_from_disk(s, f, poff, plen);
+			sim_set_range_uptodate(s, f, poff, plen);
+		}
+	} while ((bstart += plen) < bend);
+}
+
+/* __iomap_write_end(): false if a short copy was rejected */
+static bool write_end(struct lbs_sim *s, struct folio *f, uint64_t pos,
+		      uint64_t len, uint64_t copied)
+{
+	if (copied < len && !folio_uptodate(f))
+		return false;
+	sim_set_range_uptodate(s, f, (uint32_t)(pos - fpos_of(s, f)),
+			   (uint32_t)copied);
+	fl_set(f, F_DIRTY);
+	if (pos + copied > s->isize)
+		s->isize = pos + copied;	/* i_size_write() */
+	return true;
+}
+
+/*
+ * Zero-around one range from core (head or tail): instantiate each
+ * page; uptodate pages are only dirtied, others are zeroed over the
+ * range and marked uptodate when no caller data falls in them.
+ * [dfrom, dto) is the caller's data range.
+ */
+static void zero_around_range(struct lbs_sim *s, uint64_t pos, uint64_t len,
+			      uint64_t dfrom, uint64_t dto)
+{
+	uint64_t end = pos + len;
+
+	while (pos < end) {
+		struct folio *f = sim_folio_get(s, pos >> s->pshift);
+		uint64_t fpos = fpos_of(s, f), fend = fpos + s->ps;
+		uint64_t zend = end < fend ? end : fend;
+		uint32_t from = 0, to = 0;
+
+		if (dfrom < fend && dto > fpos) {
+			from = (uint32_t)((dfrom > fpos ? dfrom : fpos) - fpos);
+			to = (uint32_t)((dto < fend ? dto : fend) - fpos);
+		}
+		if (folio_uptodate(f)) {
+			s->c.za_dirtied_uptodate++;
+		} else {
+			s->c.za_min += zend - pos;
+			zero_segment(f, (uint32_t)(pos - fpos),
+				     (uint32_t)(zend - fpos));
+			s->c.za_zeroed += zend - pos;
+			if (lbs_zero_may_mark_uptodate(0, s->ps, from, to) &&
+			    pos == fpos && zend == fend)
+				sim_set_range_uptodate(s, f, 0, s->ps);
+		}
+		fl_set(f, F_DIRTY | F_ZEROED);
+		pos = zend;
+	}
+}
+
+/*
+ * iomap_write_iter() over one mapping (one block): xfs iomap_begin,
+ * zero-around, then per-page write_begin/copy/write_end.  @buf NULL
+ * writes zeroes (iomap_zero_iter).  Returns bytes written; *fault set
+ * when the user copy faulted.
+ */
+static uint64_t write_block(struct lbs_sim *s, uint64_t pos, uint64_t len,
+			    const uint8_t *buf, size_t *fault_left,
+			    bool *fault)
+{
+	struct extent *e = ext_at(s, pos);
+	bool is_new = false, need_zero, za_ran = false;
+	uint64_t done = 0;
+
+	if (e->state == EXT_HOLE) {	/* xfs_bmapi_reserve_delalloc() */
+		e->state = EXT_DELALLOC;
+		is_new = true;
+	}
+	need_zero = e->state != EXT_WRITTEN || is_new;
+	if (!(s->inject & LBS_SIM_INJ_NO_ZERO_AROUND) &&
+	    lbs_need_zero_around(s->blkbits, s->pshift, map_type(e->state),
+				 is_new)) {
+		struct lbs_zero_around za;
+
+		za_ran = true;
+		if (lbs_zero_around(s->blkbits, s->pshift, pos, len, s->isize,
+				    &za)) {
+			s->c.za_calls++;
+			zero_around_range(s, za.head_pos, za.head_len, pos,
+					  pos + len);
+			zero_around_range(s, za.tail_pos, za.tail_len, pos,
+					  pos + len);
+		}
+	}
+	while (done < len) {
+		uint64_t p = pos + done;
+		struct folio *f = sim_folio_get(s, p >> s->pshift);
+		uint64_t fend = fpos_of(s, f) + s->ps;
+		uint64_t n = len - done < fend - p ? len - done : fend - p;
+		uint64_t copied = n;
+
+		if (*fault_left < n)
+			copied = *fault_left;
+retry:
+		write_begin(s, f, p, n, need_zero);
+		if (buf)
+			memcpy(f->data + (p - fpos_of(s, f)), buf + done,
+			       copied);
+		else
+			memset(f->data + (p - fpos_of(s, f)), 0, copied);
+		if (!write_end(s, f, p, n, copied)) {
+			/* iomap_write_iter(): retry with what was copied;
+			 * fault_in_iov_iter_readable() fails for 0 bytes */
+			if (copied == 0) {
+				*fault = true;
+				goto short_write;
+			}
+			n = copied;
+			goto retry;
+		}
+		done += copied;
+		*fault_left -= copied;
+		if (copied < n) {
+			*fault = true;
+			goto short_write;
+		}
+	}
+	return done;
+short_write:
+	/*
+	 * Model decision: zero-around treated [pos, pos+len) as covered by
+	 * data.  After a short copy the pages of that range past what was
+	 * copied are neither zeroed nor dirty, yet the block converts whole
+	 * at writeback, so zero them now, up to the end of the folio
+	 * holding the last byte of the range (uptodate folios are only
+	 * dirtied, as in zero-around).
+	 */
+	if (za_ran) {
+		uint64_t last = pos + len - 1;
+		uint64_t fend = ((last >> s->pshift) + 1) << s->pshift;
+
+		zero_around_range(s, pos + done, fend - (pos + done), 0, 0);
+	}
+	return done;
+}
+
+/* iomap_write_iter() over [pos, pos+len), one mapping (block) at a time */
+static uint64_t buffered_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
+			       const uint8_t *buf, size_t fault_at)
+{
+	uint64_t done = 0;
+	size_t left = fault_at;
+	bool fault = false;
+
+	while (done < len && !fault) {
+		uint64_t p = pos + done;
+		uint64_t bend = (bno_of(s, p) + 1) << s->blkbits;
+		uint64_t n = len - done < bend - p ? len - done : bend - p;
+
+		done += write_block(s, p, n, buf ? buf + done : NULL, &left,
+				    &fault);
+	}
+	return done;
+}
+
+/*
+ * iomap_zero_range() for [pos, pos+len), with 6.12's handling of dirty
+ * cache over unwritten/delalloc space (D5): such blocks are written back
+ * first (converting them), then zeroed through the page cache.  Holes and
+ * clean unwritten/delalloc space read as zeroes and are skipped.
+ */
+bool sim_zero_range(struct lbs_sim *s, uint64_t pos, uint64_t len)
+{
+	uint64_t end = pos + len, p = pos;
+	size_t nofault = SIZE_MAX;
+	bool fault = false, did = false;
+
+	while (p < end) {
+		struct extent *e = ext_at(s, p);
+		uint64_t bend = (bno_of(s, p) + 1) << s->blkbits;
+		uint64_t n = (end < bend ? end : bend) - p;
+		uint64_t a, b;
+
+		if (e->state == EXT_UNWRITTEN || e->state == EXT_DELALLOC) {
+			lbs_round_range(s->blkbits, s->pshift, p, p + n - 1,
+					&a, &b);
+			sim_write_and_wait(s, a, b);
+		}
+		if (e->state == EXT_WRITTEN) {
+			write_block(s, p, n, NULL, &nofault, &fault);
+			did = true;
+		} else {
+			/* zero clean cached pages of zero-reading space */
+			uint64_t q = p;
+
+			while (q < p + n) {
+				struct folio *f = sim_folio_lookup(s, q >> s->pshift);
+				uint64_t fpos = q >> s->pshift << s->pshift;
+				uint64_t fe = fpos + s->ps < p + n ?
+					      fpos + s->ps : p + n;
+
+				if (f) {
+					zero_segment(f, (uint32_t)(q - fpos),
+						     (uint32_t)(fe - fpos));
+					did = true;
+				}
+				q = fe;
+			}
+		}
+		p += n;
+	}
+	return did;
+}
+
+int64_t lbs_sim_read(struct lbs_sim *s, uint64_t pos, uint64_t len,
+		     void *vbuf)
+{
+	uint8_t *buf = vbuf;
+	uint64_t done = 0;
+
+	if (pos >= s->isize)
+		return 0;
+	if (len > s->isize - pos)
+		len = s->isize - pos;
+	while (done < len) {
+		uint64_t p = pos + done;
+		struct folio *f = sim_folio_get(s, p >> s->pshift);
+		uint64_t fpos = fpos_of(s, f);
+		uint64_t n = len - done < fpos + s->ps - p ?
+			     len - done : fpos + s->ps - p;
+
+		if (!folio_uptodate(f))
+			read_folio(s, f);
+		memcpy(buf + done, f->data + (p - fpos), n);
+		done += n;
+	}
+	return (int64_t)done;
+}
+
+/*
+ * xfs_file_write_checks(): zero from the old EOF up to the write.  Model
+ * decision (D4): when that zeroed page cache, write it back before the
+ * write can move i_disk_size past it (6.1 does not; xfs_setattr_size()
+ * does the same with did_zeroing).  Otherwise writeback of the new data
+ * alone, or an extending O_DIRECT write, exposes what the disk holds past
+ * the old EOF, which at bs > ps includes never-written pages.
+ */
+void sim_write_checks(struct lbs_sim *s, uint64_t pos)
+{
+	uint64_t old = s->isize;
+
+	if (pos > old && sim_zero_range(s, old, pos - old))
+		sim_write_and_wait(s, old, pos - 1);
+}
+
+int64_t lbs_sim_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
+		      const void *buf, size_t fault_at)
+{
+	int err = check_range(s, pos, len);
+
+	if (err)
+		return err;
+	if (!len)
+		return 0;
+	sim_write_checks(s, pos);
+	len = buffered_write(s, pos, len, buf, fault_at);
+	return len ? (int64_t)len : -EFAULT;
+}
+
+/*
+ * filemap_fault() + iomap_page_mkwrite() per page, then the user's
+ * stores into the mapped page.
+ */
+int64_t lbs_sim_mmap_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
+			   const void *vbuf)
+{
+	const uint8_t *buf = vbuf;
+	uint64_t done = 0;
+
+	if (pos + len > s->isize || pos + len < pos)
+		return -EINVAL;
+	while (done < len) {
+		uint64_t p = pos + done;
+		struct folio *f = sim_folio_get(s, p >> s->pshift);
+		uint64_t fpos = fpos_of(s, f), fend = fpos + s->ps;
+		uint64_t mlen = (fend < s->isize ? fend : s->isize) - fpos;
+		uint64_t n = len - done < fend - p ? len - done : fend - p;
+		struct extent *e = ext_at(s, fpos);
+		bool is_new = false;
+
+		if (!folio_uptodate(f))
+			read_folio(s, f);		/* the fault */
+		/* folio_mkwrite_check_truncate() -> @mlen; the iomap ops
+		 * reserve delalloc over holes for the whole block */
+		if (e->state == EXT_HOLE) {
+			e->state = EXT_DELALLOC;
+			is_new = true;
+		}
+		if (!(s->inject & LBS_SIM_INJ_NO_ZERO_AROUND) &&
+		    lbs_need_zero_around(s->blkbits, s->pshift,
+					 map_type(e->state), is_new)) {
+			struct lbs_zero_around za;
+
+			if (lbs_zero_around(s->blkbits, s->pshift, fpos, mlen,
+					    s->isize, &za)) {
+				s->c.za_calls++;
+				zero_around_range(s, za.head_pos, za.head_len,
+						  fpos, fpos + mlen);
+				zero_around_range(s, za.tail_pos, za.tail_len,
+						  fpos, fpos + mlen);
+			}
+		}
+		/* bs < ps: every block under the page gets a reservation */
+		for (uint64_t q = fpos + lbs_pageblock_size(s->blkbits,
+							    s->pshift);
+		     q < fpos + mlen;
+		     q += lbs_pageblock_size(s->blkbits, s->pshift)) {
+			struct extent *e2 = ext_at(s, q);
+
+			if (e2->state == EXT_HOLE)
+				e2->state = EXT_DELALLOC;
+		}
+		fl_set(f, F_DIRTY);
+		memcpy(f->data + (p - fpos), buf + done, n);
+		done += n;
+	}
+	return (int64_t)done;
+}

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Power cut: the page cache and in-core delalloc reservations are lost;
+ * the extent map and i_disk_size that reached the log stay, and i_size
+ * falls back to i_disk_size.
+ */
+#define _GNU_SOURCE
+#include "sim_int.h"
+
+void lbs_sim_crash(struct lbs_sim *s)
+{
+	uint64_t mi = max_index(s);
+
+	for (uint64_t idx = 0; idx <= mi; idx++) {
+		struct folio *f = sim_folio_lookup(s, idx);
+
+		if (f)
+			sim_folio_remove(s, f);
+	}
+	sim_retire_flush(s);
+	for (uint64_t b = 0; b < s->nblocks; b++)
+		if (s->ext[b].state == EXT_DELALLOC)
+			s->ext[b].state = EXT_HOLE;	/* in-core only */
+	s->isize = s->disk_size;
+	s->c.crashes++;
+}

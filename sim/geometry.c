@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Geometry and setup: configuration checks, instance lifetime, fault
+ * knob names, accessors and st_blksize (core's lbs_stat_blksize()).
+ */
+#define _GNU_SOURCE
+#include "sim_int.h"
+
+int sim_ilog2u(uint32_t v)
+{
+	int n = -1;
+
+	while (v) {
+		v >>= 1;
+		n++;
+	}
+	return n;
+}
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} inj_tab[] = {
+	{ "no-zero-around", LBS_SIM_INJ_NO_ZERO_AROUND },
+	{ "no-dio-zero", LBS_SIM_INJ_NO_DIO_ZERO },
+	{ "no-wb-round", LBS_SIM_INJ_NO_WB_ROUND },
+	{ "mark-partial-uptodate", LBS_SIM_INJ_MARK_PARTIAL_UPTODATE },
+};
+
+unsigned lbs_sim_inject_parse(const char *name)
+{
+	for (size_t i = 0; i < sizeof(inj_tab) / sizeof(inj_tab[0]); i++)
+		if (!strcmp(name, inj_tab[i].name))
+			return inj_tab[i].bit;
+	return 0;
+}
+
+const char *lbs_sim_inject_names(void)
+{
+	return "no-zero-around, no-dio-zero, no-wb-round, "
+	       "mark-partial-uptodate";
+}
+
+static bool pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+int lbs_sim_config_check(const struct lbs_sim_config *cfg, char *err,
+			 size_t errlen)
+{
+	uint64_t ms = cfg->max_file_size ? cfg->max_file_size : 1u << 20;
+
+	if (!pow2(cfg->block_size) || cfg->block_size < 512 ||
+	    cfg->block_size > 65536) {
+		snprintf(err, errlen,
+			 "block size %u: must be a power of two from 512 to 65536",
+			 cfg->block_size);
+		return -1;
+	}
+	if (cfg->page_size != 4096 && cfg->page_size != 16384 &&
+	    cfg->page_size != 65536) {
+		snprintf(err, errlen,
+			 "page size %u: must be 4096, 16384 or 65536",
+			 cfg->page_size);
+		return -1;
+	}
+	if (lbs_mount_blocksize((uint32_t)sim_ilog2u(cfg->block_size),
+				(uint32_t)sim_ilog2u(cfg->page_size), true, 16) ==
+	    LBS_BS_TOO_LARGE) {
+		snprintf(err, errlen, "block size %u refused at mount",
+			 cfg->block_size);
+		return -1;
+	}
+	if (ms < cfg->block_size || ms < cfg->page_size ||
+	    ms > ((uint64_t)1 << 32)) {
+		snprintf(err, errlen,
+			 "max file size %llu: must be at least one block and one page, at most 4 GiB",
+			 (unsigned long long)ms);
+		return -1;
+	}
+	if (cfg->inject & ~0xfu) {
+		snprintf(err, errlen, "unknown inject bits 0x%x", cfg->inject);
+		return -1;
+	}
+	return 0;
+}
+
+struct lbs_sim *lbs_sim_create(const struct lbs_sim_config *cfg, char *err,
+			       size_t errlen)
+{
+	struct lbs_sim *s;
+
+	if (lbs_sim_config_check(cfg, err, errlen))
+		return NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		goto oom;
+	s->bs = cfg->block_size;
+	s->ps = cfg->page_size;
+	s->blkbits = (uint32_t)sim_ilog2u(s->bs);
+	s->pshift = (uint32_t)sim_ilog2u(s->ps);
+	s->upf = lbs_units_per_folio(s->blkbits, s->pshift);
+	s->inject = cfg->inject;
+	s->max_size = cfg->max_file_size ? cfg->max_file_size : 1u << 20;
+	/* every block a file of max_size can touch, plus the EOF page's */
+	s->nblocks = (s->max_size >> s->blkbits) + (s->ps >> s->blkbits) + 2;
+	s->ext = calloc(s->nblocks, sizeof(*s->ext));
+	s->dev_nblocks = 2 * s->nblocks + 8;
+	s->dev = malloc(s->dev_nblocks << s->blkbits);
+	s->free_stack = malloc(s->dev_nblocks * sizeof(uint32_t));
+	if (!s->ext || !s->dev || !s->free_stack)
+		goto oom;
+	for (uint64_t b = 0; b < s->dev_nblocks; b++) {
+		sim_dev_fill_stale(s, b);
+		s->free_stack[s->nfree++] = (uint32_t)(s->dev_nblocks - 1 - b);
+	}
+	s->ht = cds_lfht_new(NR_BUCKETS, NR_BUCKETS, NR_BUCKETS, 0, NULL);
+	if (!s->ht)
+		goto oom;
+	return s;
+oom:
+	snprintf(err, errlen, "out of memory");
+	if (s) {
+		free(s->ext);
+		free(s->dev);
+		free(s->free_stack);
+		free(s);
+	}
+	return NULL;
+}
+
+void lbs_sim_destroy(struct lbs_sim *s)
+{
+	if (!s)
+		return;
+	lbs_sim_crash(s);	/* removes every folio */
+	sim_retire_flush(s);
+	cds_lfht_destroy(s->ht, NULL);
+	free(s->ext);
+	free(s->dev);
+	free(s->free_stack);
+	free(s);
+}
+
+uint64_t lbs_sim_size(const struct lbs_sim *s) { return s->isize; }
+
+uint64_t lbs_sim_disk_size(const struct lbs_sim *s) { return s->disk_size; }
+
+uint64_t lbs_sim_max_size(const struct lbs_sim *s) { return s->max_size; }
+
+uint32_t lbs_sim_block_size(const struct lbs_sim *s) { return s->bs; }
+
+uint32_t lbs_sim_page_size(const struct lbs_sim *s) { return s->ps; }
+
+uint64_t lbs_sim_nr_folios(const struct lbs_sim *s) { return s->nr_folios; }
+
+uint32_t lbs_sim_stat_blksize(const struct lbs_sim *s)
+{
+	return lbs_stat_blksize(s->blkbits, s->pshift, 0, false, 0, 0);
+}
+
+const struct lbs_sim_counters *lbs_sim_counters(const struct lbs_sim *s)
+{
+	return &s->c;
+}

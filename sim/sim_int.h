@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal state of the simulator shared by the sim/ sources.  See lbs_sim.h for
+ * the model.  Kernel function names in comments say which 6.1 path each
+ * piece models.
+ */
+#ifndef LBS_SIM_INT_H
+#define LBS_SIM_INT_H
+
+#include "lbs_sim.h"
+#include "lbs_iomap.h"
+#include "lbs_xfs.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <urcu-bp.h>
+#include <urcu/rculfhash.h>
+
+#define UNINIT_BYTE 0xdb	/* contents of a freshly allocated folio */
+#define NR_BUCKETS 4096
+#define RETIRE_BATCH 1024
+
+enum ext_state { EXT_HOLE, EXT_DELALLOC, EXT_UNWRITTEN, EXT_WRITTEN };
+extern const char *const sim_ext_names[];
+
+#define F_UPTODATE 1u
+#define F_DIRTY 2u
+#define F_WRITEBACK 4u
+#define F_ZEROED 8u	/* zero-around touched it (for pictures) */
+
+struct folio {
+	struct cds_lfht_node node;
+	uint64_t index;
+	uint32_t magic;
+	unsigned flags;		/* atomic: peeked by readers */
+	unsigned long *ubits;	/* per-unit uptodate, NULL if one unit */
+	struct folio *retire_next;
+	uint8_t *data;
+};
+
+struct extent {
+	uint8_t state;
+	uint32_t pblk;
+};
+
+struct lbs_sim {
+	uint32_t blkbits, pshift, bs, ps, ubits_shift, upf;
+	unsigned inject;
+	uint64_t max_size, isize, disk_size;
+	uint64_t nblocks;		/* file blocks tracked */
+	struct extent *ext;
+	uint64_t dev_nblocks;
+	uint8_t *dev;
+	uint32_t *free_stack;
+	uint64_t nfree;
+	struct cds_lfht *ht;
+	uint64_t nr_folios;
+	struct folio *retired;
+	unsigned nretired;
+	struct lbs_sim_counters c;
+};
+
+/* ---- small helpers ------------------------------------------------ */
+
+static inline unsigned fl_get(const struct folio *f)
+{
+	return __atomic_load_n(&f->flags, __ATOMIC_ACQUIRE);
+}
+
+static inline void fl_set(struct folio *f, unsigned b)
+{
+	__atomic_fetch_or(&f->flags, b, __ATOMIC_RELEASE);
+}
+
+static inline void fl_clear(struct folio *f, unsigned b)
+{
+	__atomic_fetch_and(&f->flags, ~b, __ATOMIC_RELEASE);
+}
+
+static inline uint64_t bno_of(const struct lbs_sim *s, uint64_t pos)
+{
+	return pos >> s->blkbits;	/* extent map index, not a rounding */
+}
+
+static inline struct extent *ext_at(struct lbs_sim *s, uint64_t pos)
+{
+	uint64_t b = bno_of(s, pos);
+
+	return b < s->nblocks ? &s->ext[b] : NULL;
+}
+
+static inline uint64_t dev_addr(const struct lbs_sim *s, const struct extent *e,
+				uint64_t pos)
+{
+	/* xfs_fsb_to_db() plus the offset of @pos in its block */
+	return ((uint64_t)e->pblk << s->blkbits) +
+	       (pos - (bno_of(s, pos) << s->blkbits));
+}
+
+static inline uint64_t fpos_of(const struct lbs_sim *s, const struct folio *f)
+{
+	return f->index << s->pshift;
+}
+
+static inline uint64_t max_index(const struct lbs_sim *s)
+{
+	return (s->max_size >> s->pshift) + 1;
+}
+
+static inline bool unit_uptodate(const struct folio *f, uint32_t u)
+{
+	const unsigned long w = 8 * sizeof(long);
+
+	if (!f->ubits)
+		return fl_get(f) & F_UPTODATE;
+	return (f->ubits[u / w] >> (u % w)) & 1;
+}
+
+static inline bool folio_uptodate(const struct folio *f)
+{
+	return fl_get(f) & F_UPTODATE;
+}
+
+static inline void zero_segment(struct folio *f, uint32_t a, uint32_t b)
+{
+	if (b > a)
+		memset(f->data + a, 0, b - a);
+}
+
+static inline int check_range(struct lbs_sim *s, uint64_t pos, uint64_t len)
+{
+	if (pos > s->max_size || len > s->max_size - pos)
+		return -EFBIG;
+	return 0;
+}
+
+/* ---- shared between the files --------------------------------------- */
+
+struct ioend;
+struct folio *sim_folio_lookup(struct lbs_sim *s, uint64_t index);
+struct folio *sim_folio_get(struct lbs_sim *s, uint64_t index);
+void sim_retire_flush(struct lbs_sim *s);
+void sim_folio_remove(struct lbs_sim *s, struct folio *f);
+void sim_set_range_uptodate(struct lbs_sim *s, struct folio *f,
+			    uint32_t off, uint32_t len);
+void sim_dev_fill_stale(struct lbs_sim *s, uint64_t pblk);
+void sim_fill_from_disk(struct lbs_sim *s, struct folio *f, uint32_t off,
+			uint32_t len);
+int sim_alloc_block(struct lbs_sim *s, struct extent *e, uint8_t state);
+void sim_free_block(struct lbs_sim *s, struct extent *e);
+void sim_convert_delalloc(struct lbs_sim *s, uint64_t b);
+void sim_shift_extents(struct lbs_sim *s, uint64_t from_b, int64_t nb);
+void sim_zero_post_eof_on_disk(struct lbs_sim *s, uint64_t eof);
+void sim_write_and_wait(struct lbs_sim *s, uint64_t start, uint64_t end);
+void sim_flush_unmap(struct lbs_sim *s, uint64_t pos, uint64_t len);
+bool sim_zero_range(struct lbs_sim *s, uint64_t pos, uint64_t len);
+void sim_write_checks(struct lbs_sim *s, uint64_t pos);
+int sim_ilog2u(uint32_t v);
+int sim_setattr_size(struct lbs_sim *s, uint64_t newsize);
+
+#endif /* LBS_SIM_INT_H */
