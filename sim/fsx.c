@@ -9,6 +9,7 @@
 #include "fsx.h"
 #include "lbs_sim.h"
 #include "oracle.h"
+#include "fsxops.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -46,6 +47,8 @@ struct op_rec {
 	enum op op;
 	uint64_t off, len, arg;	/* arg: fault point, keep_size flag */
 	bool keep;
+	bool noop;		/* set by exec_op(): no effect on the bytes */
+	uint64_t done;		/* set by exec_op(): bytes a write wrote */
 };
 
 struct ctx {
@@ -57,6 +60,8 @@ struct ctx {
 	uint32_t bs, stat_bs;
 	FILE *log;
 	uint64_t einval;
+	uint64_t unfaithful;	/* recorded ops fsx would replay otherwise */
+	uint64_t fsx_skipped;	/* replay: ops fsx's own rules skip */
 	bool trace;
 };
 
@@ -105,28 +110,126 @@ static void report(struct ctx *c, const struct op_rec *r, const char *what,
 		desc);
 }
 
+/* fsx's TRIM_OFF() and TRIM_LEN() */
+static void trim_off(uint64_t *off, uint64_t size)
+{
+	*off = size ? *off % size : 0;
+}
+
+static void trim_len(uint64_t off, uint64_t *len, uint64_t size)
+{
+	if (off + *len > size)
+		*len = size > off ? size - off : 0;
+}
+
+/*
+ * What fstests' fsx test() does with a replayed op before it runs it: the
+ * same trimming to the file size or the size limit, collapse and insert
+ * ranges rounded down to st_blksize, and the conditions under which fsx
+ * skips the op (logs it as "skip").  @size is the file size before the
+ * op.  Returns false if fsx would skip it.
+ */
+static bool fsx_normalize(const struct ctx *c, struct op_rec *r,
+			  uint64_t size)
+{
+	uint64_t bsz = c->stat_bs;
+
+	switch (r->op) {
+	case OP_READ: case OP_MAPREAD:
+		trim_off(&r->off, size);
+		trim_len(r->off, &r->len, size);
+		return r->len && r->off + r->len <= size;
+	case OP_WRITE: case OP_MAPWRITE: case OP_FALLOCATE: case OP_ZERO:
+		trim_off(&r->off, c->max);
+		trim_len(r->off, &r->len, c->max);
+		return r->len != 0;
+	case OP_PUNCH:
+		trim_off(&r->off, size);
+		trim_len(r->off, &r->len, size);
+		return r->len && r->off < size;
+	case OP_COLLAPSE:
+		if (!size)
+			return false;
+		trim_off(&r->off, size - 1);
+		trim_len(r->off, &r->len, size - 1);
+		r->off -= r->off % bsz;
+		r->len -= r->len % bsz;
+		return r->len && r->off + r->len < size;
+	case OP_INSERT:
+		trim_off(&r->off, size);
+		trim_len(size, &r->len, c->max);
+		r->off -= r->off % bsz;
+		r->len -= r->len % bsz;
+		return r->len && size + r->len <= c->max && r->off < size;
+	default:
+		return true;
+	}
+}
+
+/*
+ * Write the op as fstests' fsx logs it (logdump()): "op arg0 arg1
+ * file_size" with the file size before the op, truncate as "truncate 0
+ * newsize", fsync as "fsync 0 0", then " keep_size" (fallocate and
+ * zero_range only).  Ops that left the bytes alone where fsx would have
+ * done something (EINVAL, a fully faulted write) are logged with "skip";
+ * an O_DIRECT op is logged as the read or write fsx -Z would do, a short
+ * write as the write of what was copied.  Writeback and drop_caches have
+ * no fsx twin and no effect on the bytes: not logged.  A crash cannot be
+ * expressed in fsx's format: it becomes a comment (fsx skips "#" lines),
+ * so a replay of a recording with crashes diverges after the first one.
+ */
 static void record(struct ctx *c, const struct op_rec *r, uint64_t fsize)
 {
 	FILE *f = c->o->record;
+	struct op_rec n = *r;
 	const char *name;
-	uint64_t a0 = r->off, a1 = r->len;
+	bool skip = r->noop;
 
 	if (!f)
 		return;
 	switch (r->op) {
-	case OP_DREAD: name = "read"; break;
-	case OP_DWRITE: case OP_WRITE_SHORT: name = "write"; break;
-	case OP_FSYNC_RANGE: name = "fsync"; a0 = a1 = 0; break;
-	case OP_WRITEBACK: case OP_DROP: return;	/* no effect on bytes */
+	case OP_DREAD: n.op = OP_READ; break;
+	case OP_DWRITE: n.op = OP_WRITE; break;
+	case OP_WRITE_SHORT:
+		n.op = OP_WRITE;
+		n.len = r->done;
+		skip = !r->done;
+		break;
+	case OP_FSYNC_RANGE: n.op = OP_FSYNC; break;
+	case OP_WRITEBACK: case OP_DROP: return;
 	case OP_CRASH:
-		fprintf(f, "skip crash 0x0 0x0 0x%" PRIx64 "\n", fsize);
+		fprintf(f, "# lbs-sim crash (file size 0x%" PRIx64 " before)\n",
+			fsize);
 		return;
-	case OP_TRUNCATE: name = "truncate"; a0 = 0; a1 = r->off; break;
-	case OP_FSYNC: name = "fsync"; a0 = a1 = 0; break;
-	default: name = op_names[r->op];
+	default: break;
 	}
-	fprintf(f, "%s 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 "%s\n", name,
-		a0, a1, fsize, r->keep ? " keep_size" : "");
+	if (!skip && n.op != OP_TRUNCATE && n.op != OP_FSYNC) {
+		struct op_rec m = n;
+
+		/* record what fsx would do byte for byte on replay */
+		if (!fsx_normalize(c, &m, fsize))
+			skip = n.op == OP_READ || n.op == OP_MAPREAD ||
+			       n.op == OP_PUNCH;
+		else if (n.op == OP_READ || n.op == OP_MAPREAD ||
+			 n.op == OP_PUNCH)
+			n = m;
+		if (!skip && (m.off != n.off || m.len != n.len)) {
+			fprintf(f, "# lbs-sim: fsx replays the next op as 0x%"
+				PRIx64 " 0x%" PRIx64 "\n", m.off, m.len);
+			c->unfaithful++;
+		}
+	}
+	name = op_names[n.op];
+	if (n.op == OP_TRUNCATE) {
+		n.len = n.off;
+		n.off = 0;
+	} else if (n.op == OP_FSYNC) {
+		n.off = n.len = 0;
+	}
+	fprintf(f, "%s%s 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 "%s\n",
+		skip ? "skip " : "", name, n.off, n.len, fsize,
+		n.keep && (n.op == OP_FALLOCATE || n.op == OP_ZERO) ?
+		" keep_size" : "");
 }
 
 static bool check_whole(struct ctx *c, const struct op_rec *r)
@@ -163,7 +266,8 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 	int64_t n;
 	int err;
 
-	record(c, r, size);
+	r->noop = false;
+	r->done = r->len;
 	if (c->trace)
 		fprintf(c->log, "op %" PRIu64 ": %s 0x%" PRIx64 " 0x%" PRIx64
 			" arg 0x%" PRIx64 "%s size 0x%" PRIx64 "\n", c->opno,
@@ -185,6 +289,7 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 			if (n != -EINVAL)
 				goto bad_errno;
 			c->einval++;
+			r->noop = true;
 			break;
 		}
 		if (!lbs_oracle_check_read(c->orc, r->off, r->len, c->rbuf, n,
@@ -199,10 +304,13 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 		n = lbs_sim_write(c->sim, r->off, r->len, c->buf,
 				  r->op == OP_WRITE_SHORT ? r->arg : SIZE_MAX);
 		if (r->op == OP_WRITE_SHORT) {
-			if (n == -EFAULT)	/* nothing copied */
+			if (n == -EFAULT) {	/* nothing copied */
+				r->done = 0;
 				break;
+			}
 			if (n < 0 || (uint64_t)n > r->len)
 				goto bad_errno;
+			r->done = (uint64_t)n;
 			lbs_oracle_write(c->orc, r->off, (uint64_t)n, c->opno);
 			break;
 		}
@@ -217,6 +325,7 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 			if (n != -EINVAL)
 				goto bad_errno;
 			c->einval++;
+			r->noop = true;
 			break;
 		}
 		if (n != (int64_t)r->len)
@@ -284,6 +393,7 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 			if (err != -EINVAL)
 				goto bad_err;
 			c->einval++;
+			r->noop = true;
 			break;
 		}
 		if (err)
@@ -503,6 +613,8 @@ static void ctx_fini(struct ctx *c, struct lbs_fsx_result *r)
 	r->wb_max_folios = k->wb_max_folios;
 	r->crashes = k->crashes;
 	r->einval = c->einval;
+	r->fsx_skipped = c->fsx_skipped;
+	r->unfaithful = c->unfaithful;
 	lbs_sim_destroy(c->sim);
 	lbs_oracle_free(c->orc);
 	free(c->buf);
@@ -520,8 +632,13 @@ int lbs_fsx_run(const struct lbs_fsx_opts *o, struct lbs_fsx_result *res)
 	if (ctx_init(&c, o))
 		return 2;
 	for (c.opno = 1; c.opno <= o->ops; c.opno++) {
+		uint64_t size = lbs_sim_size(c.sim);
+		bool ok;
+
 		gen_op(&c, &r);
-		if (!exec_op(&c, &r)) {
+		ok = exec_op(&c, &r);
+		record(&c, &r, size);
+		if (!ok) {
 			res->mismatches = 1;
 			rc = 1;
 			break;
@@ -555,17 +672,6 @@ int lbs_fsx_run(const struct lbs_fsx_opts *o, struct lbs_fsx_result *res)
 
 /* ---- .fsxops replay ---------------------------------------------------- */
 
-static int parse_num(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!*s || *s == '-')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return (errno || *end) ? -1 : 0;
-}
-
 static const struct {
 	const char *name;
 	enum op op;
@@ -575,10 +681,8 @@ static const struct {
 	{ "fallocate", OP_FALLOCATE }, { "punch_hole", OP_PUNCH },
 	{ "zero_range", OP_ZERO }, { "collapse_range", OP_COLLAPSE },
 	{ "insert_range", OP_INSERT }, { "fsync", OP_FSYNC },
-};
-static const char *const fsx_unmodelled[] = {
-	"clone_range", "dedupe_range", "copy_range", "exchange_range",
-	"crash",
+	/* XFS_IOC_ALLOCSP: fsx models it as a truncate to arg1 */
+	{ "allocsp", OP_TRUNCATE },
 };
 
 int lbs_fsx_replay(const struct lbs_fsx_opts *o, const char *path,
@@ -586,7 +690,9 @@ int lbs_fsx_replay(const struct lbs_fsx_opts *o, const char *path,
 {
 	FILE *f = fopen(path, "r");
 	struct ctx c;
-	char line[512];
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t nread;
 	unsigned long lineno = 0;
 	int rc = 0;
 	double t0 = now();
@@ -601,103 +707,67 @@ int lbs_fsx_replay(const struct lbs_fsx_opts *o, const char *path,
 		return 2;
 	}
 	c.opno = 0;
-	while (fgets(line, sizeof(line), f)) {
-		char *tok[8], *save = NULL, *p;
-		int nt = 0, first = 0;
+	while ((nread = getline(&line, &cap, f)) >= 0) {
+		struct lbs_fsxops_line fl;
 		struct op_rec r = { 0 };
-		uint64_t a[3];
+		char why[128];
 		size_t k;
-		bool skip = false, found = false;
+		bool found = false;
+		int pr;
 
 		lineno++;
-		if (!strchr(line, '\n') && !feof(f)) {
+		if (memchr(line, 0, (size_t)nread)) {
+			fprintf(stderr, "%s:%lu: NUL byte in line\n", path, lineno);
+			rc = 2;
+			break;
+		}
+		if (nread > 512) {
 			fprintf(stderr, "%s:%lu: line too long\n", path, lineno);
 			rc = 2;
 			break;
 		}
-		for (p = strtok_r(line, " \t\r\n", &save); p && nt < 8;
-		     p = strtok_r(NULL, " \t\r\n", &save))
-			tok[nt++] = p;
-		if (p) {
-			fprintf(stderr, "%s:%lu: too many fields\n", path,
-				lineno);
+		pr = lbs_fsxops_parse(line, &fl, why, sizeof(why));
+		if (pr < 0) {
+			fprintf(stderr, "%s:%lu: %s\n", path, lineno, why);
 			rc = 2;
 			break;
 		}
-		if (!nt)
+		if (pr == 0)
 			continue;
-		if (!strcmp(tok[0], "skip")) {
-			skip = true;
-			first = 1;
-		}
-		if (nt - first < 4) {
-			fprintf(stderr, "%s:%lu: truncated line: want \"op "
-				"offset length filesize\"\n", path, lineno);
-			rc = 2;
-			break;
-		}
-		for (k = 0; k < 3; k++) {
-			if (parse_num(tok[first + 1 + k], &a[k])) {
-				fprintf(stderr, "%s:%lu: bad number \"%s\"\n",
-					path, lineno, tok[first + 1 + k]);
-				rc = 2;
-				goto out;
-			}
-		}
-		for (int t = first + 4; t < nt; t++) {
-			if (!strcmp(tok[t], "keep_size"))
-				r.keep = true;
-			else if (strcmp(tok[t], "close_open") &&
-				 strcmp(tok[t], "*")) {
-				fprintf(stderr, "%s:%lu: unknown flag \"%s\"\n",
-					path, lineno, tok[t]);
-				rc = 2;
-				goto out;
-			}
-		}
-		for (k = 0; k < sizeof(fsx_ops) / sizeof(fsx_ops[0]); k++)
-			if (!strcmp(tok[first], fsx_ops[k].name)) {
-				r.op = fsx_ops[k].op;
-				found = true;
-			}
-		if (!found) {
-			for (k = 0; k < sizeof(fsx_unmodelled) /
-					sizeof(fsx_unmodelled[0]); k++)
-				if (!strcmp(tok[first], fsx_unmodelled[k]))
-					skip = found = true;
-		}
-		if (!found) {
-			fprintf(stderr, "%s:%lu: unknown op \"%s\"\n", path,
-				lineno, tok[first]);
-			rc = 2;
-			break;
-		}
-		c.opno++;
-		if (skip) {
+		if (fl.skip) {		/* fsx logged it as not done */
 			res->skipped++;
 			continue;
 		}
-		r.off = a[0];
-		r.len = a[1];
-		if (r.op == OP_TRUNCATE)
-			r.off = a[1];
+		for (k = 0; k < sizeof(fsx_ops) / sizeof(fsx_ops[0]); k++)
+			if (!strcmp(fl.op, fsx_ops[k].name)) {
+				r.op = fsx_ops[k].op;
+				found = true;
+			}
+		c.opno++;		/* fsx's testcalls */
+		if (!found) {		/* clone/dedupe/copy/exchange */
+			res->unmodelled++;
+			continue;
+		}
+		r.off = fl.a[0];
+		r.len = fl.a[1];
+		r.keep = fl.keep_size && (r.op == OP_FALLOCATE ||
+					  r.op == OP_ZERO);
+		if (r.op == OP_TRUNCATE) {
+			r.off = fl.a[1];
+			r.len = 0;
+		}
 		if (r.op == OP_PUNCH)
 			r.keep = true;
-		if (r.op != OP_TRUNCATE && r.op != OP_FSYNC &&
-		    (r.off > c.max || r.len > c.max - r.off ||
-		     (!r.len && r.op != OP_READ && r.op != OP_MAPREAD))) {
-			fprintf(stderr, "%s:%lu: range 0x%" PRIx64 "+0x%" PRIx64
-				" outside the file limit 0x%" PRIx64
-				" (--file-size)\n", path, lineno, r.off, r.len,
-				c.max);
+		if (r.op == OP_TRUNCATE && r.off > c.max) {
+			fprintf(stderr, "%s:%lu: size 0x%" PRIx64 " beyond the "
+				"file limit 0x%" PRIx64 " (--file-size)\n", path,
+				lineno, r.off, c.max);
 			rc = 2;
 			break;
 		}
-		if (r.op == OP_TRUNCATE && r.off > c.max) {
-			fprintf(stderr, "%s:%lu: size beyond --file-size\n",
-				path, lineno);
-			rc = 2;
-			break;
+		if (!fsx_normalize(&c, &r, lbs_sim_size(c.sim))) {
+			c.fsx_skipped++;
+			continue;
 		}
 		if (!exec_op(&c, &r)) {
 			res->mismatches = 1;
@@ -725,7 +795,7 @@ int lbs_fsx_replay(const struct lbs_fsx_opts *o, const char *path,
 		if (out)
 			fclose(out);
 	}
-out:
+	free(line);
 	fclose(f);
 	res->seconds = now() - t0;
 	ctx_fini(&c, res);

@@ -23,7 +23,10 @@ struct lbs_fsx_opts {
 struct lbs_fsx_result {
 	uint64_t ops_run;
 	uint64_t mismatches;	/* 0 or 1: the run stops at the first */
-	uint64_t skipped;	/* replay: ops not modelled */
+	uint64_t skipped;	/* replay: "skip" lines (fsx did not run them) */
+	uint64_t unmodelled;	/* replay: fsx ops not modelled, skipped */
+	uint64_t fsx_skipped;	/* replay: ops fsx's own rules skip */
+	uint64_t unfaithful;	/* record: ops fsx would replay otherwise */
 	uint64_t einval;	/* expected EINVAL results seen */
 	double seconds;
 	uint64_t final_size;

@@ -143,8 +143,10 @@ int main(int argc, char **argv)
 		rc = lbs_fsx_replay(&o, argv[optind], final, &r);
 		if (rc != 2)
 			printf("replay %s: %" PRIu64 " ops, %" PRIu64
-			       " skipped, %s, size %" PRIu64 "\n",
-			       argv[optind], r.ops_run, r.skipped,
+			       " skip lines, %" PRIu64 " skipped by fsx's rules, %"
+			       PRIu64 " not modelled (skipped), %s, size %" PRIu64
+			       "\n", argv[optind], r.ops_run, r.skipped,
+			       r.fsx_skipped, r.unmodelled,
 			       rc ? "MISMATCH" : "clean", r.final_size);
 		return rc;
 	}
