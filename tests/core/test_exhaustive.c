@@ -16,17 +16,12 @@
 #include <cmocka.h>
 
 #include "cmp.h"
-
-#define KiB		((uint64_t)1024)
-#define O_INT64_MAX	((uint64_t)INT64_MAX)
-#define LOFF_END	((uint64_t)1 << 63)
+#include "grid.h"
 
 static const uint32_t bs_shifts[] = { 9, 10, 11, 12, 13, 14, 15, 16 };
 static const uint32_t ps_shifts[] = { 12, 14, 16 };
 /* folio shifts for the page cache unit: the page sizes and a 2M folio */
 static const uint32_t fs_shifts[] = { 12, 14, 16, 21 };
-
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* far file offsets, multiples of every block, page and folio size */
 static const uint64_t bases[] = {
@@ -46,21 +41,6 @@ static void cmp_report(struct cmp *c)
 			 " comparisons differ from the oracle", c->fn, c->bad,
 			 c->n);
 	assert_true(c->n > 0);
-}
-
-static uint64_t sz(uint32_t shift)
-{
-	return (uint64_t)1 << shift;
-}
-
-static uint64_t umin(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
-static uint64_t umax(uint64_t a, uint64_t b)
-{
-	return a > b ? a : b;
 }
 
 /* ==================================================================== */

@@ -19,13 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grid.h"
 #include "oracle.h"
 
-#define KiB		((uint64_t)1024)
-#define O_INT64_MAX	((uint64_t)INT64_MAX)
-#define LOFF_END	((uint64_t)1 << 63)
 #define LONG_MAX_	((uint64_t)INT64_MAX)
-#define NELEM(a)	(sizeof(a) / sizeof((a)[0]))
 
 static FILE *out;
 static unsigned long nvec, nskip, ndup;
@@ -149,21 +146,6 @@ static void emit(const char *fn, uint32_t nin, const uint64_t *in, int must)
 #define V(fn, ...)	emit(fn, ARGS(__VA_ARGS__), 0)
 /* a regression vector: always written */
 #define R(fn, ...)	emit(fn, ARGS(__VA_ARGS__), 1)
-
-static uint64_t sz(uint32_t s)
-{
-	return (uint64_t)1 << s;
-}
-
-static uint64_t umin(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
-static uint64_t umax(uint64_t a, uint64_t b)
-{
-	return a > b ? a : b;
-}
 
 /* ------------------------------------------------------------------ */
 
