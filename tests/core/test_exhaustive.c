@@ -622,12 +622,15 @@ static void t_wb_round(void **state)
 	cmp_report(&c);
 }
 
-static void t_wb_round_index(void **state)
+/*
+ * @fn (blkbits pshift index): page indices on and beside the unit edges
+ * near 0, 2^40 and the top of the index range.
+ */
+static void cmp_wb_index(const char *fn)
 {
-	struct cmp c = { "wb_round_index", 0, 0, 0 };
+	struct cmp c = { fn, 0, 0, 0 };
 	uint32_t bi, pi;
 
-	(void)state;
 	for (bi = 0; bi < NELEM(bs_shifts); bi++)
 		for (pi = 0; pi < NELEM(ps_shifts); pi++) {
 			uint32_t b = bs_shifts[bi], p = ps_shifts[pi];
@@ -647,29 +650,16 @@ static void t_wb_round_index(void **state)
 	cmp_report(&c);
 }
 
+static void t_wb_round_index(void **state)
+{
+	(void)state;
+	cmp_wb_index("wb_round_index");
+}
+
 static void t_wb_may_stop(void **state)
 {
-	struct cmp c = { "wb_may_stop", 0, 0, 0 };
-	uint32_t bi, pi;
-
 	(void)state;
-	for (bi = 0; bi < NELEM(bs_shifts); bi++)
-		for (pi = 0; pi < NELEM(ps_shifts); pi++) {
-			uint32_t b = bs_shifts[bi], p = ps_shifts[pi];
-			uint64_t pg = umax(sz(b), sz(p)) / sz(p);
-			struct pts ix = { 0 };
-			size_t i;
-
-			pts_edges(&ix, 0, pg, 5);
-			pts_edges(&ix, (uint64_t)1 << 40, pg, 2);
-			pts_edges(&ix, UINT64_MAX - 2 * pg + 1, pg, 1);
-			pts_add(&ix, UINT64_MAX);
-			pts_done(&ix);
-			for (i = 0; i < ix.n; i++)
-				CMP(&c, b, p, ix.v[i]);
-			pts_free(&ix);
-		}
-	cmp_report(&c);
+	cmp_wb_index("wb_may_stop");
 }
 
 static void t_falloc_aligned(void **state)
