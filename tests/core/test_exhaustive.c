@@ -43,6 +43,25 @@ static void cmp_report(struct cmp *c)
 	assert_true(c->n > 0);
 }
 
+/*
+ * Compare @fn at every block shift x every one of the @nsec shifts in
+ * @sec (page shifts, or folio shifts), in that order: @at makes the
+ * comparisons for one (block shift, other shift) pair.  Then report.
+ */
+static void cmp_sweep(const char *fn, const uint32_t *sec, size_t nsec,
+		      void (*at)(struct cmp *c, uint32_t b, uint32_t s))
+{
+	struct cmp c = { fn, 0, 0, 0 };
+	size_t bi, si;
+
+	for (bi = 0; bi < NELEM(bs_shifts); bi++)
+		for (si = 0; si < nsec; si++)
+			at(&c, bs_shifts[bi], sec[si]);
+	cmp_report(&c);
+}
+
+#define SWEEP(fn, sec, at)	cmp_sweep((fn), (sec), NELEM(sec), (at))
+
 /* ==================================================================== */
 /* pageblock */
 
@@ -71,73 +90,64 @@ static void t_pageblock_scalars(void **state)
 	}
 }
 
+static void pageblock_range_at(struct cmp *c, uint32_t b, uint32_t f)
+{
+	uint64_t unit = umin(sz(b), sz(f));
+	uint32_t ki;
+
+	for (ki = 0; ki < NELEM(bases); ki++) {
+		struct pts pos = { 0 }, end = { 0 };
+		size_t i, j;
+
+		pts_edges(&pos, bases[ki], unit, 3);
+		pts_edges(&end, bases[ki], unit, 5);
+		pts_done(&pos);
+		pts_done(&end);
+		for (i = 0; i < pos.n; i++) {
+			CMP(c, b, f, pos.v[i], 0);
+			for (j = 0; j < end.n; j++)
+				if (end.v[j] > pos.v[i])
+					CMP(c, b, f, pos.v[i],
+					    end.v[j] - pos.v[i]);
+		}
+		pts_free(&pos);
+		pts_free(&end);
+	}
+}
+
 static void t_pageblock_range(void **state)
 {
-	struct cmp c = { "pageblock_range", 0, 0, 0 };
-	uint32_t bi, fi, ki;
-
 	(void)state;
-	for (bi = 0; bi < NELEM(bs_shifts); bi++) {
-		for (fi = 0; fi < NELEM(fs_shifts); fi++) {
-			uint64_t unit = umin(sz(bs_shifts[bi]),
-					     sz(fs_shifts[fi]));
+	SWEEP("pageblock_range", fs_shifts, pageblock_range_at);
+}
 
-			for (ki = 0; ki < NELEM(bases); ki++) {
-				struct pts pos = { 0 }, end = { 0 };
-				size_t i, j;
+static void truncate_page_len_at(struct cmp *c, uint32_t b, uint32_t p)
+{
+	uint64_t unit = umin(sz(b), sz(p));
+	uint32_t ki;
+	uint64_t x;
 
-				pts_edges(&pos, bases[ki], unit, 3);
-				pts_edges(&end, bases[ki], unit, 5);
-				pts_done(&pos);
-				pts_done(&end);
-				for (i = 0; i < pos.n; i++) {
-					CMP(&c, bs_shifts[bi], fs_shifts[fi],
-					    pos.v[i], 0);
-					for (j = 0; j < end.n; j++)
-						if (end.v[j] > pos.v[i])
-							CMP(&c, bs_shifts[bi],
-							    fs_shifts[fi],
-							    pos.v[i],
-							    end.v[j] - pos.v[i]);
-				}
-				pts_free(&pos);
-				pts_free(&end);
-			}
-		}
+	/* every byte of the first units */
+	for (x = 0; x <= 2 * unit + 1; x++)
+		CMP(c, b, p, x);
+	/* and every block and page edge further out */
+	for (ki = 0; ki < NELEM(bases); ki++) {
+		struct pts pos = { 0 };
+		size_t i;
+
+		pts_edges(&pos, bases[ki], sz(b), 4 * umax(sz(p) / sz(b), 1));
+		pts_edges(&pos, bases[ki], sz(p), 4 * umax(sz(b) / sz(p), 1));
+		pts_done(&pos);
+		for (i = 0; i < pos.n; i++)
+			CMP(c, b, p, pos.v[i]);
+		pts_free(&pos);
 	}
-	cmp_report(&c);
 }
 
 static void t_truncate_page_len(void **state)
 {
-	struct cmp c = { "truncate_page_len", 0, 0, 0 };
-	uint32_t bi, pi, ki;
-	uint64_t x;
-
 	(void)state;
-	for (bi = 0; bi < NELEM(bs_shifts); bi++) {
-		for (pi = 0; pi < NELEM(ps_shifts); pi++) {
-			uint32_t b = bs_shifts[bi], p = ps_shifts[pi];
-			uint64_t unit = umin(sz(b), sz(p));
-
-			/* every byte of the first units */
-			for (x = 0; x <= 2 * unit + 1; x++)
-				CMP(&c, b, p, x);
-			/* and every block and page edge further out */
-			for (ki = 0; ki < NELEM(bases); ki++) {
-				struct pts pos = { 0 };
-				size_t i;
-
-				pts_edges(&pos, bases[ki], sz(b), 4 * umax(sz(p) / sz(b), 1));
-				pts_edges(&pos, bases[ki], sz(p), 4 * umax(sz(b) / sz(p), 1));
-				pts_done(&pos);
-				for (i = 0; i < pos.n; i++)
-					CMP(&c, b, p, pos.v[i]);
-				pts_free(&pos);
-			}
-		}
-	}
-	cmp_report(&c);
+	SWEEP("truncate_page_len", ps_shifts, truncate_page_len_at);
 }
 
 static void t_zero_may_mark_uptodate(void **state)
@@ -226,78 +236,74 @@ static void unit_maps(struct pts *p, uint64_t n)
 	pts_done(p);
 }
 
+static void adjust_read_range_at(struct cmp *c, uint32_t b, uint32_t f)
+{
+	uint64_t fsize = sz(f), unit = umin(sz(b), fsize);
+	uint64_t n = fsize / unit;
+	const uint64_t fposv[] = { 0, 3 * fsize,
+				   ((uint64_t)1 << 63) - 2 * fsize };
+	struct pts idx = { 0 }, maps = { 0 };
+	size_t fp, i, j, k, m;
+
+	unit_idx(&idx, n);
+	if (n <= 64)
+		unit_maps(&maps, n);
+	for (fp = 0; fp < NELEM(fposv); fp++) {
+		uint64_t fpos = fposv[fp];
+		struct pts isz = { 0 };
+
+		/* i_size around every unit edge tried */
+		pts_edges(&isz, fpos, 0, 0);
+		for (k = 0; k < idx.n; k++)
+			pts_edges(&isz, fpos + idx.v[k] * unit,
+				  0, 0);
+		pts_edges(&isz, fpos + fsize, 0, 0);
+		pts_edges(&isz, fpos + fsize + unit, 0, 0);
+		pts_edges(&isz, fpos + 2 * fsize, 0, 0);
+		pts_add(&isz, 0);
+		pts_add(&isz, fpos + 5 * fsize + 7);
+		pts_add(&isz, LOFF_END);
+		pts_done(&isz);
+
+		for (i = 0; i < idx.n; i++) {
+			uint64_t poff = idx.v[i] * unit;
+			uint64_t pos = fpos + poff;
+			struct pts len = { 0 };
+
+			/* ends on later unit edges */
+			for (j = 0; j < idx.n; j++)
+				if (idx.v[j] > idx.v[i])
+					pts_add(&len, (idx.v[j] - idx.v[i]) * unit);
+			pts_add(&len, fsize - poff);
+			/* and past the folio */
+			pts_add(&len, fsize - poff + 1);
+			pts_add(&len, fsize - poff + unit);
+			pts_add(&len, 7 * fsize);
+			pts_add(&len, LOFF_END - pos);
+			pts_done(&len);
+
+			for (j = 0; j < len.n; j++) {
+				if (len.v[j] > LOFF_END - pos)
+					continue;
+				for (k = 0; k < isz.n; k++) {
+					CMP(c, b, f, fpos, isz.v[k], 0, 0, pos, len.v[j]);
+					/* every bitmap at folio 0, some further out */
+					for (m = 0; m < maps.n; m += fp ? 1 + maps.n / 12 : 1)
+						CMP(c, b, f, fpos, isz.v[k], 1, maps.v[m], pos, len.v[j]);
+				}
+			}
+			pts_free(&len);
+		}
+		pts_free(&isz);
+	}
+	pts_free(&idx);
+	pts_free(&maps);
+}
+
 static void t_adjust_read_range(void **state)
 {
-	struct cmp c = { "adjust_read_range", 0, 0, 0 };
-	uint32_t bi, fi;
-
 	(void)state;
-	for (bi = 0; bi < NELEM(bs_shifts); bi++) {
-		for (fi = 0; fi < NELEM(fs_shifts); fi++) {
-			uint32_t b = bs_shifts[bi], f = fs_shifts[fi];
-			uint64_t fsize = sz(f), unit = umin(sz(b), fsize);
-			uint64_t n = fsize / unit;
-			const uint64_t fposv[] = { 0, 3 * fsize,
-						   ((uint64_t)1 << 63) - 2 * fsize };
-			struct pts idx = { 0 }, maps = { 0 };
-			size_t fp, i, j, k, m;
-
-			unit_idx(&idx, n);
-			if (n <= 64)
-				unit_maps(&maps, n);
-			for (fp = 0; fp < NELEM(fposv); fp++) {
-				uint64_t fpos = fposv[fp];
-				struct pts isz = { 0 };
-
-				/* i_size around every unit edge tried */
-				pts_edges(&isz, fpos, 0, 0);
-				for (k = 0; k < idx.n; k++)
-					pts_edges(&isz, fpos + idx.v[k] * unit,
-						  0, 0);
-				pts_edges(&isz, fpos + fsize, 0, 0);
-				pts_edges(&isz, fpos + fsize + unit, 0, 0);
-				pts_edges(&isz, fpos + 2 * fsize, 0, 0);
-				pts_add(&isz, 0);
-				pts_add(&isz, fpos + 5 * fsize + 7);
-				pts_add(&isz, LOFF_END);
-				pts_done(&isz);
-
-				for (i = 0; i < idx.n; i++) {
-					uint64_t poff = idx.v[i] * unit;
-					uint64_t pos = fpos + poff;
-					struct pts len = { 0 };
-
-					/* ends on later unit edges */
-					for (j = 0; j < idx.n; j++)
-						if (idx.v[j] > idx.v[i])
-							pts_add(&len, (idx.v[j] - idx.v[i]) * unit);
-					pts_add(&len, fsize - poff);
-					/* and past the folio */
-					pts_add(&len, fsize - poff + 1);
-					pts_add(&len, fsize - poff + unit);
-					pts_add(&len, 7 * fsize);
-					pts_add(&len, LOFF_END - pos);
-					pts_done(&len);
-
-					for (j = 0; j < len.n; j++) {
-						if (len.v[j] > LOFF_END - pos)
-							continue;
-						for (k = 0; k < isz.n; k++) {
-							CMP(&c, b, f, fpos, isz.v[k], 0, 0, pos, len.v[j]);
-							/* every bitmap at folio 0, some further out */
-							for (m = 0; m < maps.n; m += fp ? 1 + maps.n / 12 : 1)
-								CMP(&c, b, f, fpos, isz.v[k], 1, maps.v[m], pos, len.v[j]);
-						}
-					}
-					pts_free(&len);
-				}
-				pts_free(&isz);
-			}
-			pts_free(&idx);
-			pts_free(&maps);
-		}
-	}
-	cmp_report(&c);
+	SWEEP("adjust_read_range", fs_shifts, adjust_read_range_at);
 }
 
 /* ==================================================================== */
@@ -317,96 +323,90 @@ static void t_need_zero_around(void **state)
 	cmp_report(&c);
 }
 
-static void t_zero_around(void **state)
+static void zero_around_at(struct cmp *c, uint32_t b, uint32_t p)
 {
-	struct cmp c = { "zero_around", 0, 0, 0 };
-	uint32_t bi, pi, ki;
+	uint64_t bsize = sz(b), psize = sz(p);
+	uint32_t ki;
 
-	(void)state;
-	for (bi = 0; bi < NELEM(bs_shifts); bi++) {
-		for (pi = 0; pi < NELEM(ps_shifts); pi++) {
-			uint32_t b = bs_shifts[bi], p = ps_shifts[pi];
-			uint64_t bsize = sz(b), psize = sz(p);
+	for (ki = 0; ki < NELEM(bases); ki++) {
+		uint64_t base = bases[ki];
+		struct pts pos = { 0 }, end = { 0 };
+		size_t i, j, k;
 
-			for (ki = 0; ki < NELEM(bases); ki++) {
-				uint64_t base = bases[ki];
-				struct pts pos = { 0 }, end = { 0 };
-				size_t i, j, k;
+		if (bsize > psize) {
+			/* writes starting in the first two blocks */
+			pts_edges(&pos, base, psize, 2 * bsize / psize);
+			/* and ending anywhere up to the third */
+			pts_edges(&end, base, psize, 3 * bsize / psize);
+		} else {
+			/* nothing to zero: a coarser grid */
+			pts_edges(&pos, base, bsize, 2);
+			pts_edges(&pos, base, psize, 2);
+			pts_edges(&end, base, bsize, 3);
+			pts_edges(&end, base, psize, 3);
+		}
+		pts_done(&pos);
+		pts_done(&end);
+		for (i = 0; i < pos.n; i++) {
+			uint64_t s = pos.v[i];
 
-				if (bsize > psize) {
-					/* writes starting in the first two blocks */
-					pts_edges(&pos, base, psize, 2 * bsize / psize);
-					/* and ending anywhere up to the third */
-					pts_edges(&end, base, psize, 3 * bsize / psize);
-				} else {
-					/* nothing to zero: a coarser grid */
-					pts_edges(&pos, base, bsize, 2);
-					pts_edges(&pos, base, psize, 2);
-					pts_edges(&end, base, bsize, 3);
-					pts_edges(&end, base, psize, 3);
-				}
-				pts_done(&pos);
-				pts_done(&end);
-				for (i = 0; i < pos.n; i++) {
-					uint64_t s = pos.v[i];
+			for (j = 0; j < end.n; j++) {
+				uint64_t e = end.v[j];
+				/* the last block of the write */
+				uint64_t lb = e > s ? (e - 1) - (e - 1) % bsize : s - s % bsize;
+				struct pts isz = { 0 };
 
-					for (j = 0; j < end.n; j++) {
-						uint64_t e = end.v[j];
-						/* the last block of the write */
-						uint64_t lb = e > s ? (e - 1) - (e - 1) % bsize : s - s % bsize;
-						struct pts isz = { 0 };
-
-						if (e < s)
-							continue;
-						/*
-						 * i_size: on and beside every page
-						 * edge of the last block, the write's
-						 * ends, the blocks around it
-						 */
-						pts_edges(&isz, lb, umin(psize, bsize), umax(bsize / psize, 1));
-						pts_edges(&isz, s, 0, 0);
-						pts_edges(&isz, e, 0, 0);
-						pts_edges(&isz, base, 0, 0);
-						pts_edges(&isz, lb + bsize, bsize, 1);
-						pts_add(&isz, 0);
-						pts_add(&isz, LOFF_END - 1);
-						pts_done(&isz);
-						for (k = 0; k < isz.n; k++)
-							CMP(&c, b, p, s, e - s, isz.v[k]);
-						pts_free(&isz);
-					}
-				}
-				pts_free(&pos);
-				pts_free(&end);
+				if (e < s)
+					continue;
+				/*
+				 * i_size: on and beside every page
+				 * edge of the last block, the write's
+				 * ends, the blocks around it
+				 */
+				pts_edges(&isz, lb, umin(psize, bsize), umax(bsize / psize, 1));
+				pts_edges(&isz, s, 0, 0);
+				pts_edges(&isz, e, 0, 0);
+				pts_edges(&isz, base, 0, 0);
+				pts_edges(&isz, lb + bsize, bsize, 1);
+				pts_add(&isz, 0);
+				pts_add(&isz, LOFF_END - 1);
+				pts_done(&isz);
+				for (k = 0; k < isz.n; k++)
+					CMP(c, b, p, s, e - s, isz.v[k]);
+				pts_free(&isz);
 			}
 		}
+		pts_free(&pos);
+		pts_free(&end);
 	}
-	cmp_report(&c);
+}
+
+static void t_zero_around(void **state)
+{
+	(void)state;
+	SWEEP("zero_around", ps_shifts, zero_around_at);
+}
+
+static void post_eof_range_at(struct cmp *c, uint32_t b, uint32_t p)
+{
+	uint64_t unit = umin(sz(b), sz(p));
+	struct pts ev = { 0 };
+	size_t i, k;
+
+	for (k = 0; k < NELEM(bases); k++)
+		pts_edges(&ev, bases[k], unit,
+			  3 * (uint32_t)(umax(sz(b), sz(p)) / unit) + 2);
+	pts_add(&ev, LOFF_END);
+	pts_done(&ev);
+	for (i = 0; i < ev.n; i++)
+		CMP(c, b, p, ev.v[i]);
+	pts_free(&ev);
 }
 
 static void t_post_eof_range(void **state)
 {
-	struct cmp c = { "post_eof_range", 0, 0, 0 };
-	uint32_t bi, pi;
-
 	(void)state;
-	for (bi = 0; bi < NELEM(bs_shifts); bi++)
-		for (pi = 0; pi < NELEM(ps_shifts); pi++) {
-			uint32_t b = bs_shifts[bi], p = ps_shifts[pi];
-			uint64_t unit = umin(sz(b), sz(p));
-			struct pts ev = { 0 };
-			size_t i, k;
-
-			for (k = 0; k < NELEM(bases); k++)
-				pts_edges(&ev, bases[k], unit,
-					  3 * (uint32_t)(umax(sz(b), sz(p)) / unit) + 2);
-			pts_add(&ev, LOFF_END);
-			pts_done(&ev);
-			for (i = 0; i < ev.n; i++)
-				CMP(&c, b, p, ev.v[i]);
-			pts_free(&ev);
-		}
-	cmp_report(&c);
+	SWEEP("post_eof_range", ps_shifts, post_eof_range_at);
 }
 
 /* ==================================================================== */
@@ -522,144 +522,133 @@ static void wb_points(uint32_t b, uint32_t p, uint64_t base, struct pts *fine,
 	pts_done(coarse);
 }
 
+static void round_range_at(struct cmp *c, uint32_t b, uint32_t p)
+{
+	uint32_t ki;
+
+	for (ki = 0; ki < NELEM(bases); ki++) {
+		struct pts f = { 0 }, k = { 0 };
+		size_t i, j;
+
+		wb_points(b, p, bases[ki], &f, &k);
+		for (i = 0; i < f.n; i++)
+			for (j = 0; j < k.n; j++) {
+				CMP(c, b, p, f.v[i], k.v[j]);
+				CMP(c, b, p, k.v[j], f.v[i]);
+			}
+		pts_free(&f);
+		pts_free(&k);
+	}
+}
+
 static void t_round_range(void **state)
 {
-	struct cmp c = { "round_range", 0, 0, 0 };
-	uint32_t bi, pi, ki;
-
 	(void)state;
-	for (bi = 0; bi < NELEM(bs_shifts); bi++)
-		for (pi = 0; pi < NELEM(ps_shifts); pi++)
-			for (ki = 0; ki < NELEM(bases); ki++) {
-				uint32_t b = bs_shifts[bi], p = ps_shifts[pi];
-				struct pts f = { 0 }, k = { 0 };
-				size_t i, j;
+	SWEEP("round_range", ps_shifts, round_range_at);
+}
 
-				wb_points(b, p, bases[ki], &f, &k);
-				for (i = 0; i < f.n; i++)
-					for (j = 0; j < k.n; j++) {
-						CMP(&c, b, p, f.v[i], k.v[j]);
-						CMP(&c, b, p, k.v[j], f.v[i]);
-					}
-				pts_free(&f);
-				pts_free(&k);
+static void flush_unmap_range_at(struct cmp *c, uint32_t b, uint32_t p)
+{
+	uint32_t ki;
+
+	for (ki = 0; ki < NELEM(bases); ki++) {
+		struct pts f = { 0 }, k = { 0 };
+		size_t i, j;
+
+		wb_points(b, p, bases[ki], &f, &k);
+		for (i = 0; i < f.n; i++) {
+			CMP(c, b, p, f.v[i], 0);
+			CMP(c, b, p, f.v[i], 1);
+			CMP(c, b, p, f.v[i], LOFF_END - f.v[i]);
+			for (j = 0; j < k.n; j++) {
+				/* ends (exclusive) on the coarse points */
+				if (k.v[j] > f.v[i])
+					CMP(c, b, p, f.v[i], k.v[j] - f.v[i]);
+				if (f.v[i] > k.v[j])
+					CMP(c, b, p, k.v[j], f.v[i] - k.v[j]);
 			}
-	cmp_report(&c);
+		}
+		pts_free(&f);
+		pts_free(&k);
+	}
 }
 
 static void t_flush_unmap_range(void **state)
 {
-	struct cmp c = { "flush_unmap_range", 0, 0, 0 };
-	uint32_t bi, pi, ki;
-
 	(void)state;
-	for (bi = 0; bi < NELEM(bs_shifts); bi++)
-		for (pi = 0; pi < NELEM(ps_shifts); pi++)
-			for (ki = 0; ki < NELEM(bases); ki++) {
-				uint32_t b = bs_shifts[bi], p = ps_shifts[pi];
-				struct pts f = { 0 }, k = { 0 };
-				size_t i, j;
+	SWEEP("flush_unmap_range", ps_shifts, flush_unmap_range_at);
+}
 
-				wb_points(b, p, bases[ki], &f, &k);
-				for (i = 0; i < f.n; i++) {
-					CMP(&c, b, p, f.v[i], 0);
-					CMP(&c, b, p, f.v[i], 1);
-					CMP(&c, b, p, f.v[i], LOFF_END - f.v[i]);
-					for (j = 0; j < k.n; j++) {
-						/* ends (exclusive) on the coarse points */
-						if (k.v[j] > f.v[i])
-							CMP(&c, b, p, f.v[i], k.v[j] - f.v[i]);
-						if (f.v[i] > k.v[j])
-							CMP(&c, b, p, k.v[j], f.v[i] - k.v[j]);
-					}
+static void wb_round_at(struct cmp *c, uint32_t b, uint32_t p)
+{
+	uint64_t unit = umax(sz(b), sz(p)), pg = unit / sz(p);
+	const uint64_t lmax = (uint64_t)INT64_MAX;
+	struct pts f = { 0 }, k = { 0 }, nr = { 0 }, mx = { 0 };
+	size_t i, j, m, x;
+
+	wb_points(b, p, 0, &f, &k);
+	/* page budgets: whole blocks +-1, none, no limit */
+	pts_edges(&nr, 0, pg, 3);
+	pts_edges(&nr, lmax - 2 * pg, pg, 2);
+	pts_add(&nr, (uint64_t)-1);
+	pts_add(&nr, (uint64_t)INT64_MIN);
+	pts_add(&nr, 1024);
+	pts_done(&nr);
+	/* no-limit values: LONG_MAX and small ones */
+	pts_add(&mx, lmax);
+	pts_add(&mx, lmax - 1);
+	pts_edges(&mx, 0, pg, 2);
+	pts_add(&mx, 100);
+	pts_done(&mx);
+	for (i = 0; i < f.n; i += 1 + f.n / 24)
+		for (j = 0; j < k.n; j++)
+			for (m = 0; m < nr.n; m++)
+				for (x = 0; x < mx.n; x++) {
+					CMP(c, b, p, f.v[i], k.v[j], nr.v[m], mx.v[x]);
+					CMP(c, b, p, k.v[j], f.v[i], nr.v[m], mx.v[x]);
 				}
-				pts_free(&f);
-				pts_free(&k);
-			}
-	cmp_report(&c);
+	pts_free(&f);
+	pts_free(&k);
+	pts_free(&nr);
+	pts_free(&mx);
 }
 
 static void t_wb_round(void **state)
 {
-	struct cmp c = { "wb_round", 0, 0, 0 };
-	uint32_t bi, pi;
-
 	(void)state;
-	for (bi = 0; bi < NELEM(bs_shifts); bi++)
-		for (pi = 0; pi < NELEM(ps_shifts); pi++) {
-			uint32_t b = bs_shifts[bi], p = ps_shifts[pi];
-			uint64_t unit = umax(sz(b), sz(p)), pg = unit / sz(p);
-			const uint64_t lmax = (uint64_t)INT64_MAX;
-			struct pts f = { 0 }, k = { 0 }, nr = { 0 }, mx = { 0 };
-			size_t i, j, m, x;
-
-			wb_points(b, p, 0, &f, &k);
-			/* page budgets: whole blocks +-1, none, no limit */
-			pts_edges(&nr, 0, pg, 3);
-			pts_edges(&nr, lmax - 2 * pg, pg, 2);
-			pts_add(&nr, (uint64_t)-1);
-			pts_add(&nr, (uint64_t)INT64_MIN);
-			pts_add(&nr, 1024);
-			pts_done(&nr);
-			/* no-limit values: LONG_MAX and small ones */
-			pts_add(&mx, lmax);
-			pts_add(&mx, lmax - 1);
-			pts_edges(&mx, 0, pg, 2);
-			pts_add(&mx, 100);
-			pts_done(&mx);
-			for (i = 0; i < f.n; i += 1 + f.n / 24)
-				for (j = 0; j < k.n; j++)
-					for (m = 0; m < nr.n; m++)
-						for (x = 0; x < mx.n; x++) {
-							CMP(&c, b, p, f.v[i], k.v[j], nr.v[m], mx.v[x]);
-							CMP(&c, b, p, k.v[j], f.v[i], nr.v[m], mx.v[x]);
-						}
-			pts_free(&f);
-			pts_free(&k);
-			pts_free(&nr);
-			pts_free(&mx);
-		}
-	cmp_report(&c);
+	SWEEP("wb_round", ps_shifts, wb_round_at);
 }
 
 /*
- * @fn (blkbits pshift index): page indices on and beside the unit edges
- * near 0, 2^40 and the top of the index range.
+ * wb_round_index, wb_may_stop (blkbits pshift index): page indices on and
+ * beside the unit edges near 0, 2^40 and the top of the index range.
  */
-static void cmp_wb_index(const char *fn)
+static void wb_index_at(struct cmp *c, uint32_t b, uint32_t p)
 {
-	struct cmp c = { fn, 0, 0, 0 };
-	uint32_t bi, pi;
+	uint64_t pg = umax(sz(b), sz(p)) / sz(p);
+	struct pts ix = { 0 };
+	size_t i;
 
-	for (bi = 0; bi < NELEM(bs_shifts); bi++)
-		for (pi = 0; pi < NELEM(ps_shifts); pi++) {
-			uint32_t b = bs_shifts[bi], p = ps_shifts[pi];
-			uint64_t pg = umax(sz(b), sz(p)) / sz(p);
-			struct pts ix = { 0 };
-			size_t i;
-
-			pts_edges(&ix, 0, pg, 5);
-			pts_edges(&ix, (uint64_t)1 << 40, pg, 2);
-			pts_edges(&ix, UINT64_MAX - 2 * pg + 1, pg, 1);
-			pts_add(&ix, UINT64_MAX);
-			pts_done(&ix);
-			for (i = 0; i < ix.n; i++)
-				CMP(&c, b, p, ix.v[i]);
-			pts_free(&ix);
-		}
-	cmp_report(&c);
+	pts_edges(&ix, 0, pg, 5);
+	pts_edges(&ix, (uint64_t)1 << 40, pg, 2);
+	pts_edges(&ix, UINT64_MAX - 2 * pg + 1, pg, 1);
+	pts_add(&ix, UINT64_MAX);
+	pts_done(&ix);
+	for (i = 0; i < ix.n; i++)
+		CMP(c, b, p, ix.v[i]);
+	pts_free(&ix);
 }
 
 static void t_wb_round_index(void **state)
 {
 	(void)state;
-	cmp_wb_index("wb_round_index");
+	SWEEP("wb_round_index", ps_shifts, wb_index_at);
 }
 
 static void t_wb_may_stop(void **state)
 {
 	(void)state;
-	cmp_wb_index("wb_may_stop");
+	SWEEP("wb_may_stop", ps_shifts, wb_index_at);
 }
 
 static void t_falloc_aligned(void **state)
