@@ -449,6 +449,15 @@ static uint64_t o_wb_unit(uint32_t blkbits, uint32_t pshift)
 	return bsize > psize ? bsize : psize;
 }
 
+/* pages in one writeback unit: the steps of a page that walk across it */
+static uint64_t o_wb_unit_pages(uint32_t blkbits, uint32_t pshift)
+{
+	uint64_t pages;
+
+	ow_floor(o_wb_unit(blkbits, pshift), ow_pow2(pshift), &pages);
+	return pages;
+}
+
 /*
  * The inclusive byte range [start, end] grows to the whole units holding
  * its first and its last byte.  end >= INT64_MAX means "to EOF" and stays
@@ -518,9 +527,7 @@ int o_wb_round(const uint64_t *in, uint64_t *out)
 	out[3] = 0;
 	if (nr <= 0 || nr >= nr_max)
 		return 4;
-	/* pages in one unit */
-	ow_floor(o_wb_unit((uint32_t)in[0], (uint32_t)in[1]),
-		 ow_pow2((uint32_t)in[1]), &pages);
+	pages = o_wb_unit_pages((uint32_t)in[0], (uint32_t)in[1]);
 	want = ow_ceil((uint64_t)nr, pages);
 	if (want > (uint64_t)nr_max)
 		want = (uint64_t)nr_max;
@@ -532,13 +539,11 @@ int o_wb_round(const uint64_t *in, uint64_t *out)
 /* the first page of the unit holding page index */
 int o_wb_round_index(const uint64_t *in, uint64_t *out)
 {
-	uint64_t pages;
-
 	if (!o_blkbits_ok(in[0]) || !o_pshift_ok(in[1]))
 		return ORACLE_DOMAIN;
-	ow_floor(o_wb_unit((uint32_t)in[0], (uint32_t)in[1]),
-		 ow_pow2((uint32_t)in[1]), &pages);
-	out[0] = ow_floor(in[2], pages, NULL);
+	out[0] = ow_floor(in[2],
+			  o_wb_unit_pages((uint32_t)in[0], (uint32_t)in[1]),
+			  NULL);
 	return 1;
 }
 
@@ -548,13 +553,10 @@ int o_wb_round_index(const uint64_t *in, uint64_t *out)
  */
 int o_wb_may_stop(const uint64_t *in, uint64_t *out)
 {
-	uint64_t pages;
-
 	if (!o_blkbits_ok(in[0]) || !o_pshift_ok(in[1]))
 		return ORACLE_DOMAIN;
-	ow_floor(o_wb_unit((uint32_t)in[0], (uint32_t)in[1]),
-		 ow_pow2((uint32_t)in[1]), &pages);
-	out[0] = ow_on_edge(in[2], pages);
+	out[0] = ow_on_edge(in[2],
+			    o_wb_unit_pages((uint32_t)in[0], (uint32_t)in[1]));
 	return 1;
 }
 
