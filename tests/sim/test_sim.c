@@ -72,31 +72,52 @@ static void gen(struct t *t, uint64_t pos, uint64_t len)
 		t->buf[i] = lbs_oracle_gen(t->op, pos + i);
 }
 
-static void w(struct t *t, uint64_t pos, uint64_t len)
+enum wpath { W_BUFFERED, W_DIO, W_MMAP };
+
+/*
+ * Write the next generation over [pos, pos + len) through @path: all of
+ * it must be written; the oracle takes the same write.
+ */
+static void write_via(struct t *t, enum wpath path, uint64_t pos,
+		      uint64_t len)
 {
+	static const char *const what[] = {
+		[W_BUFFERED] = "write", [W_DIO] = "dio write",
+		[W_MMAP] = "mmap write",
+	};
+	int64_t n;
+
 	t->op++;
 	gen(t, pos, len);
-	if (lbs_sim_write(t->s, pos, len, t->buf, SIZE_MAX) != (int64_t)len)
-		fail(t, "write", pos);
+	switch (path) {
+	case W_BUFFERED:
+		n = lbs_sim_write(t->s, pos, len, t->buf, SIZE_MAX);
+		break;
+	case W_DIO:
+		n = lbs_sim_dio_write(t->s, pos, len, t->buf);
+		break;
+	default:
+		n = lbs_sim_mmap_write(t->s, pos, len, t->buf);
+		break;
+	}
+	if (n != (int64_t)len)
+		fail(t, what[path], pos);
 	lbs_oracle_write(t->o, pos, len, t->op);
+}
+
+static void w(struct t *t, uint64_t pos, uint64_t len)
+{
+	write_via(t, W_BUFFERED, pos, len);
 }
 
 static void dw(struct t *t, uint64_t pos, uint64_t len)
 {
-	t->op++;
-	gen(t, pos, len);
-	if (lbs_sim_dio_write(t->s, pos, len, t->buf) != (int64_t)len)
-		fail(t, "dio write", pos);
-	lbs_oracle_write(t->o, pos, len, t->op);
+	write_via(t, W_DIO, pos, len);
 }
 
 static void mw(struct t *t, uint64_t pos, uint64_t len)
 {
-	t->op++;
-	gen(t, pos, len);
-	if (lbs_sim_mmap_write(t->s, pos, len, t->buf) != (int64_t)len)
-		fail(t, "mmap write", pos);
-	lbs_oracle_write(t->o, pos, len, t->op);
+	write_via(t, W_MMAP, pos, len);
 }
 
 static void tr(struct t *t, uint64_t size)
