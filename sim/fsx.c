@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fsx-style random campaigns on the simulator and .fsxops replay.
+ * fsx-style random campaigns and .fsxops replay, on an op execution
+ * backend (fsx_backend.h): the simulator for lbs-sim, a real file for
+ * lbs-fsx.  The generator, the oracle and the recorder are the same for
+ * both, so the same seed and options give the same op stream.
  * The generator only draws offsets and lengths; alignment of collapse
  * and insert ranges uses st_blksize as fsx does, and st_blksize comes
- * from core through the simulator.
+ * from the backend (from core through the simulator, or fstat()).
  */
 #define _GNU_SOURCE
 #include "fsx.h"
-#include "lbs_sim.h"
+#include "fsx_backend.h"
 #include "oracle.h"
 #include "fsxops.h"
 
@@ -53,7 +56,7 @@ struct op_rec {
 
 struct ctx {
 	const struct lbs_fsx_opts *o;
-	struct lbs_sim *sim;
+	struct fsx_backend *b;
 	struct lbs_oracle *orc;
 	uint64_t max, opsize, opno, rng;
 	uint8_t *buf, *rbuf;
@@ -62,6 +65,12 @@ struct ctx {
 	uint64_t einval;
 	uint64_t unfaithful;	/* recorded ops fsx would replay otherwise */
 	uint64_t fsx_skipped;	/* replay: ops fsx's own rules skip */
+	uint64_t unsup[LBS_FSX_NFEAT];	/* ops skipped: fs lacks the feature */
+	unsigned unsup_mask;	/* given (--unsupported) or detected */
+	uint64_t crash_skipped;	/* crash on a backend that cannot */
+	uint64_t dio_unaligned_ok;	/* non-strict: fs took unaligned DIO */
+	uint64_t final_sum;
+	bool final_sum_valid;
 	bool trace;
 };
 
@@ -100,11 +109,11 @@ static void report(struct ctx *c, const struct op_rec *r, const char *what,
 			mm->size_expected_hi, mm->size_actual);
 		return;
 	}
-	lbs_sim_describe(c->sim, mm->off, desc, sizeof(desc));
+	c->b->describe(c->b->p, mm->off, desc, sizeof(desc));
 	fprintf(c->log, "  offset 0x%" PRIx64 " (%" PRIu64 " bad bytes from "
 		"there): expected 0x%02x, actual 0x%02x%s\n  state: %s\n",
 		mm->off, mm->len, mm->expected, mm->actual,
-		lbs_sim_is_stale_byte(c->sim, mm->off, mm->actual) ?
+		c->b->is_stale_byte(c->b->p, mm->off, mm->actual) ?
 		" = STALE device pattern" :
 		(mm->actual == 0xdb ? " (uninitialised folio memory?)" : ""),
 		desc);
@@ -232,12 +241,24 @@ static void record(struct ctx *c, const struct op_rec *r, uint64_t fsize)
 		" keep_size" : "");
 }
 
+static uint64_t fnv1a64(const uint8_t *p, uint64_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (uint64_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
 static bool check_whole(struct ctx *c, const struct op_rec *r)
 {
 	struct lbs_oracle_mismatch mm;
-	uint64_t size = lbs_sim_size(c->sim);
-	int64_t n = lbs_sim_read(c->sim, 0, size, c->rbuf);
+	uint64_t size = c->b->size(c->b->p);
+	int64_t n = c->b->read(c->b->p, 0, size, c->rbuf);
 
+	/* the checksum of the bytes the backend holds, not the oracle's */
+	c->final_sum = fnv1a64(c->rbuf, n > 0 ? (uint64_t)n : 0);
+	c->final_sum_valid = n == (int64_t)size;
 	if (!lbs_oracle_check_read(c->orc, 0, size, c->rbuf, n, &mm) ||
 	    size != lbs_oracle_size(c->orc)) {
 		if (size != lbs_oracle_size(c->orc)) {
@@ -255,16 +276,73 @@ static bool check_whole(struct ctx *c, const struct op_rec *r)
 static bool aligned_for_shift(struct ctx *c, uint64_t off, uint64_t len)
 {
 	/* the oracle's own statement of XFS's rule: whole fs blocks */
-	return off % c->bs == 0 && len % c->bs == 0;
+	return off % c->b->shift_align == 0 && len % c->b->shift_align == 0;
 }
 
 /* run one op; returns false on mismatch */
+static int op_feature(enum op op)
+{
+	switch (op) {
+	case OP_DREAD: case OP_DWRITE: return LBS_FSX_DIO;
+	case OP_FALLOCATE: return LBS_FSX_FALLOCATE;
+	case OP_PUNCH: return LBS_FSX_PUNCH;
+	case OP_ZERO: return LBS_FSX_ZERO;
+	case OP_COLLAPSE: return LBS_FSX_COLLAPSE;
+	case OP_INSERT: return LBS_FSX_INSERT;
+	default: return -1;
+	}
+}
+
+/* the op's feature is missing (given, or -EOPNOTSUPP now): skip, count */
+static bool unsupported(struct ctx *c, struct op_rec *r, int64_t res)
+{
+	int f = op_feature(r->op);
+
+	if (f < 0 || (!(c->unsup_mask & LBS_FSX_F(f)) && res != -EOPNOTSUPP))
+		return false;
+	c->unsup_mask |= LBS_FSX_F(f);
+	c->unsup[f]++;
+	r->noop = true;
+	return true;
+}
+
+/* O_DIRECT: unaligned gives EINVAL (strict backends: must) */
+static bool dio_einval(struct ctx *c, struct op_rec *r, int64_t n,
+		       uint64_t size, bool *bad)
+{
+	bool unaligned = (r->off | r->len) % c->b->dio_align != 0;
+
+	*bad = false;
+	if (!unaligned)
+		return false;
+	if (c->b->dio_read_lax && r->op == OP_DREAD && n >= 0) {
+		/* iomap checks alignment only where it maps blocks: a read
+		 * at EOF, of a hole or of unwritten extents is done */
+		c->dio_unaligned_ok++;
+		if (n == 0 && r->off >= size)
+			r->noop = true;	/* read nothing: recorded as skip */
+		return false;
+	}
+	if (n == -EINVAL) {
+		c->einval++;
+		r->noop = true;
+		return true;
+	}
+	if (c->b->dio_strict)
+		*bad = true;
+	else
+		c->dio_unaligned_ok++;	/* the fs has no alignment rule */
+	return false;
+}
+
 static bool exec_op(struct ctx *c, struct op_rec *r)
 {
 	struct lbs_oracle_mismatch mm;
-	uint64_t size = lbs_sim_size(c->sim);
+	struct fsx_backend *b = c->b;
+	uint64_t size = b->size(b->p);
 	int64_t n;
 	int err;
+	bool bad;
 
 	r->noop = false;
 	r->done = r->len;
@@ -273,10 +351,14 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 			" arg 0x%" PRIx64 "%s size 0x%" PRIx64 "\n", c->opno,
 			op_names[r->op], r->off, r->len, r->arg,
 			r->keep ? " keep" : "", size);
+	if (unsupported(c, r, 0))
+		return true;
 	switch (r->op) {
 	case OP_READ:
 	case OP_MAPREAD:
-		n = lbs_sim_read(c->sim, r->off, r->len, c->rbuf);
+		n = r->op == OP_READ ?
+			b->read(b->p, r->off, r->len, c->rbuf) :
+			b->map_read(b->p, r->off, r->len, c->rbuf);
 		if (!lbs_oracle_check_read(c->orc, r->off, r->len, c->rbuf, n,
 					   &mm)) {
 			report(c, r, "read", &mm);
@@ -284,14 +366,13 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 		}
 		break;
 	case OP_DREAD:
-		n = lbs_sim_dio_read(c->sim, r->off, r->len, c->rbuf);
-		if ((r->off | r->len) % 512) {
-			if (n != -EINVAL)
-				goto bad_errno;
-			c->einval++;
-			r->noop = true;
+		n = b->dio_read(b->p, r->off, r->len, c->rbuf);
+		if (unsupported(c, r, n))
 			break;
-		}
+		if (dio_einval(c, r, n, size, &bad))
+			break;
+		if (bad)
+			goto bad_errno;
 		if (!lbs_oracle_check_read(c->orc, r->off, r->len, c->rbuf, n,
 					   &mm)) {
 			report(c, r, "O_DIRECT read", &mm);
@@ -301,8 +382,8 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 	case OP_WRITE:
 	case OP_WRITE_SHORT:
 		fill(c, r->off, r->len);
-		n = lbs_sim_write(c->sim, r->off, r->len, c->buf,
-				  r->op == OP_WRITE_SHORT ? r->arg : SIZE_MAX);
+		n = b->write(b->p, r->off, r->len, c->buf,
+			     r->op == OP_WRITE_SHORT ? r->arg : SIZE_MAX);
 		if (r->op == OP_WRITE_SHORT) {
 			if (n == -EFAULT) {	/* nothing copied */
 				r->done = 0;
@@ -320,46 +401,51 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 		break;
 	case OP_DWRITE:
 		fill(c, r->off, r->len);
-		n = lbs_sim_dio_write(c->sim, r->off, r->len, c->buf);
-		if ((r->off | r->len) % 512) {
-			if (n != -EINVAL)
-				goto bad_errno;
-			c->einval++;
-			r->noop = true;
+		n = b->dio_write(b->p, r->off, r->len, c->buf);
+		if (unsupported(c, r, n))
 			break;
-		}
+		if (dio_einval(c, r, n, size, &bad))
+			break;
+		if (bad)
+			goto bad_errno;
 		if (n != (int64_t)r->len)
 			goto bad_errno;
 		lbs_oracle_write(c->orc, r->off, r->len, c->opno);
 		break;
 	case OP_MAPWRITE:
 		if (r->off + r->len > size) {	/* fsx extends first */
-			lbs_sim_truncate(c->sim, r->off + r->len);
+			err = b->truncate(b->p, r->off + r->len);
+			if (err)
+				goto bad_err;
 			lbs_oracle_set_size(c->orc, r->off + r->len);
 		}
 		fill(c, r->off, r->len);
-		n = lbs_sim_mmap_write(c->sim, r->off, r->len, c->buf);
+		n = b->mmap_write(b->p, r->off, r->len, c->buf);
 		if (n != (int64_t)r->len)
 			goto bad_errno;
 		lbs_oracle_write(c->orc, r->off, r->len, c->opno);
 		break;
 	case OP_TRUNCATE:
-		err = lbs_sim_truncate(c->sim, r->off);
+		err = b->truncate(b->p, r->off);
 		if (err)
 			goto bad_err;
 		lbs_oracle_set_size(c->orc, r->off);
 		break;
 	case OP_FALLOCATE:
-		err = lbs_sim_fallocate(c->sim, r->keep ? LBS_FL_KEEP_SIZE : 0,
-					r->off, r->len);
+		err = b->fallocate(b->p, r->keep ? FSX_FL_KEEP_SIZE : 0,
+				   r->off, r->len);
+		if (unsupported(c, r, err))
+			break;
 		if (err)
 			goto bad_err;
 		if (!r->keep && r->off + r->len > size)
 			lbs_oracle_set_size(c->orc, r->off + r->len);
 		break;
 	case OP_PUNCH:
-		err = lbs_sim_fallocate(c->sim, LBS_FL_PUNCH_HOLE |
-					LBS_FL_KEEP_SIZE, r->off, r->len);
+		err = b->fallocate(b->p, FSX_FL_PUNCH_HOLE | FSX_FL_KEEP_SIZE,
+				   r->off, r->len);
+		if (unsupported(c, r, err))
+			break;
 		if (err)
 			goto bad_err;
 		if (r->off < size)
@@ -368,9 +454,11 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 					 r->off + r->len : size) - r->off);
 		break;
 	case OP_ZERO:
-		err = lbs_sim_fallocate(c->sim, LBS_FL_ZERO_RANGE |
-					(r->keep ? LBS_FL_KEEP_SIZE : 0),
-					r->off, r->len);
+		err = b->fallocate(b->p, FSX_FL_ZERO_RANGE |
+				   (r->keep ? FSX_FL_KEEP_SIZE : 0),
+				   r->off, r->len);
+		if (unsupported(c, r, err))
+			break;
 		if (err)
 			goto bad_err;
 		if (r->off < size)
@@ -386,9 +474,11 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 			  (r->op == OP_COLLAPSE ? r->off + r->len < size :
 			   r->off < size);
 
-		err = lbs_sim_fallocate(c->sim, r->op == OP_COLLAPSE ?
-					LBS_FL_COLLAPSE_RANGE :
-					LBS_FL_INSERT_RANGE, r->off, r->len);
+		err = b->fallocate(b->p, r->op == OP_COLLAPSE ?
+				   FSX_FL_COLLAPSE_RANGE : FSX_FL_INSERT_RANGE,
+				   r->off, r->len);
+		if (unsupported(c, r, err))
+			break;
 		if (!ok) {
 			if (err != -EINVAL)
 				goto bad_err;
@@ -405,30 +495,30 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 		break;
 	}
 	case OP_FSYNC:
-		lbs_sim_fsync(c->sim);
+		b->fsync(b->p, c->opno);
 		lbs_oracle_fsync(c->orc);
 		break;
 	case OP_FSYNC_RANGE:
-		lbs_sim_fsync_range(c->sim, r->off, r->off + r->len - 1);
+		b->fsync_range(b->p, r->off, r->off + r->len - 1);
 		lbs_oracle_fsync_range(c->orc, r->off, r->off + r->len - 1);
 		break;
-	case OP_WRITEBACK: {
-		int64_t idx = lbs_sim_pick_dirty(c->sim, r->off);
-
-		if (idx >= 0)
-			lbs_sim_writeback_folio(c->sim, (uint64_t)idx *
-						lbs_sim_page_size(c->sim));
+	case OP_WRITEBACK:
+		b->writeback(b->p, r->off);
 		break;
-	}
 	case OP_DROP:
-		lbs_sim_drop_caches(c->sim);
+		b->drop_caches(b->p);
 		return check_whole(c, r);
 	case OP_CRASH: {
 		uint64_t ns;
 
-		lbs_sim_crash(c->sim);
-		ns = lbs_sim_size(c->sim);
-		n = lbs_sim_read(c->sim, 0, ns, c->rbuf);
+		if (!b->can_crash) {	/* not possible: skipped, counted */
+			c->crash_skipped++;
+			r->noop = true;
+			break;
+		}
+		b->crash(b->p);
+		ns = b->size(b->p);
+		n = b->read(b->p, 0, ns, c->rbuf);
 		if (n != (int64_t)ns) {
 			mm = (struct lbs_oracle_mismatch){ .size_bad = true,
 				.size_actual = (uint64_t)n };
@@ -457,7 +547,7 @@ bad_err:
 
 static void gen_op(struct ctx *c, struct op_rec *r)
 {
-	uint64_t size = lbs_sim_size(c->sim), w = rnd_below(c, 1000), acc = 0;
+	uint64_t size = c->b->size(c->b->p), w = rnd_below(c, 1000), acc = 0;
 	unsigned k;
 
 	memset(r, 0, sizeof(*r));
@@ -539,7 +629,7 @@ static void gen_op(struct ctx *c, struct op_rec *r)
 	case OP_FSYNC_RANGE: case OP_WRITEBACK:
 		break;
 	case OP_WRITE_SHORT: {
-		uint64_t ps = lbs_sim_page_size(c->sim), e;
+		uint64_t ps = c->b->page_size, e;
 
 		if (r->off > size)	/* keep EOF zeroing out of it */
 			r->off = size;
@@ -568,27 +658,27 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int ctx_init(struct ctx *c, const struct lbs_fsx_opts *o)
+uint64_t lbs_fsx_max_size(const struct lbs_fsx_opts *o)
 {
-	struct lbs_sim_config cfg = { o->block_size, o->page_size, 0,
-				      o->inject };
-	char err[256];
+	uint64_t max = o->file_size ? o->file_size : 256 * 1024;
 
+	if (max < 16ull * o->block_size)
+		max = 16ull * o->block_size;
+	return max;
+}
+
+static int ctx_init(struct ctx *c, const struct lbs_fsx_opts *o,
+		    struct fsx_backend *b)
+{
 	memset(c, 0, sizeof(*c));
 	c->o = o;
+	c->b = b;
 	c->log = o->log ? o->log : stderr;
-	c->max = o->file_size ? o->file_size : 256 * 1024;
-	if (c->max < 16ull * o->block_size)
-		c->max = 16ull * o->block_size;
+	c->max = lbs_fsx_max_size(o);
 	c->opsize = o->op_size ? o->op_size : 64 * 1024;
-	cfg.max_file_size = c->max;
-	c->sim = lbs_sim_create(&cfg, err, sizeof(err));
-	if (!c->sim) {
-		fprintf(stderr, "lbs-sim: %s\n", err);
-		return -1;
-	}
 	c->bs = o->block_size;
-	c->stat_bs = lbs_sim_stat_blksize(c->sim);
+	c->stat_bs = b->stat_bs;
+	c->unsup_mask = o->unsupported;
 	c->orc = lbs_oracle_new(c->max);
 	c->buf = aligned_alloc(4096, (c->max + 4095) & ~4095ull);
 	c->rbuf = aligned_alloc(4096, (c->max + 4095) & ~4095ull);
@@ -599,29 +689,26 @@ static int ctx_init(struct ctx *c, const struct lbs_fsx_opts *o)
 	return 0;
 }
 
-static void ctx_fini(struct ctx *c, struct lbs_fsx_result *r)
+static void ctx_fini(struct ctx *c, struct lbs_fsx_result *r, int rc)
 {
-	const struct lbs_sim_counters *k = lbs_sim_counters(c->sim);
-
-	r->final_size = lbs_sim_size(c->sim);
-	r->za_zeroed = k->za_zeroed;
-	r->za_min = k->za_min;
-	r->dio_zero_bios = k->dio_zero_bios;
-	r->dio_zero_segs = k->dio_zero_segs;
-	r->wb_folios = k->wb_folios;
-	r->wb_calls = k->wb_calls;
-	r->wb_max_folios = k->wb_max_folios;
-	r->crashes = k->crashes;
+	r->final_size = c->b->size(c->b->p);
+	c->b->counters(c->b->p, r);
 	r->einval = c->einval;
 	r->fsx_skipped = c->fsx_skipped;
 	r->unfaithful = c->unfaithful;
-	lbs_sim_destroy(c->sim);
+	memcpy(r->unsupported, c->unsup, sizeof(c->unsup));
+	r->unsupported_mask = c->unsup_mask;
+	r->crash_skipped = c->crash_skipped;
+	r->dio_unaligned_ok = c->dio_unaligned_ok;
+	r->final_sum = c->final_sum;
+	r->final_sum_valid = c->final_sum_valid && !rc;
 	lbs_oracle_free(c->orc);
 	free(c->buf);
 	free(c->rbuf);
 }
 
-int lbs_fsx_run(const struct lbs_fsx_opts *o, struct lbs_fsx_result *res)
+int lbs_fsx_run_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
+		   struct lbs_fsx_result *res)
 {
 	struct ctx c;
 	struct op_rec r;
@@ -629,10 +716,10 @@ int lbs_fsx_run(const struct lbs_fsx_opts *o, struct lbs_fsx_result *res)
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
-	if (ctx_init(&c, o))
+	if (ctx_init(&c, o, b))
 		return 2;
 	for (c.opno = 1; c.opno <= o->ops; c.opno++) {
-		uint64_t size = lbs_sim_size(c.sim);
+		uint64_t size = b->size(b->p);
 		bool ok;
 
 		gen_op(&c, &r);
@@ -666,7 +753,7 @@ int lbs_fsx_run(const struct lbs_fsx_opts *o, struct lbs_fsx_result *res)
 	if (o->progress)
 		fprintf(stderr, "\r\033[K");
 	res->seconds = now() - t0;
-	ctx_fini(&c, res);
+	ctx_fini(&c, res, rc);
 	return rc;
 }
 
@@ -685,8 +772,9 @@ static const struct {
 	{ "allocsp", OP_TRUNCATE },
 };
 
-int lbs_fsx_replay(const struct lbs_fsx_opts *o, const char *path,
-		   const char *final_out, struct lbs_fsx_result *res)
+int lbs_fsx_replay_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
+		      const char *path, const char *final_out,
+		      struct lbs_fsx_result *res)
 {
 	FILE *f = fopen(path, "r");
 	struct ctx c;
@@ -702,7 +790,7 @@ int lbs_fsx_replay(const struct lbs_fsx_opts *o, const char *path,
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
 		return 2;
 	}
-	if (ctx_init(&c, o)) {
+	if (ctx_init(&c, o, b)) {
 		fclose(f);
 		return 2;
 	}
@@ -765,7 +853,7 @@ int lbs_fsx_replay(const struct lbs_fsx_opts *o, const char *path,
 			rc = 2;
 			break;
 		}
-		if (!fsx_normalize(&c, &r, lbs_sim_size(c.sim))) {
+		if (!fsx_normalize(&c, &r, b->size(b->p))) {
 			c.fsx_skipped++;
 			continue;
 		}
@@ -798,6 +886,67 @@ int lbs_fsx_replay(const struct lbs_fsx_opts *o, const char *path,
 	free(line);
 	fclose(f);
 	res->seconds = now() - t0;
-	ctx_fini(&c, res);
+	ctx_fini(&c, res, rc);
 	return rc;
+}
+
+/* ---- shared reporting --------------------------------------------------- */
+
+static const char *const feat_names[LBS_FSX_NFEAT] = {
+	[LBS_FSX_DIO] = "dio", [LBS_FSX_FALLOCATE] = "fallocate",
+	[LBS_FSX_PUNCH] = "punch_hole", [LBS_FSX_ZERO] = "zero_range",
+	[LBS_FSX_COLLAPSE] = "collapse_range", [LBS_FSX_INSERT] = "insert_range",
+};
+
+const char *lbs_fsx_feature_names(void)
+{
+	return "dio, fallocate, punch_hole, zero_range, collapse_range, "
+	       "insert_range";
+}
+
+int lbs_fsx_features_parse(const char *list, unsigned *mask)
+{
+	char *dup = strdup(list), *save = NULL, *t;
+	int rc = 0;
+
+	if (!dup)
+		abort();
+	for (t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		unsigned k;
+
+		for (k = 0; k < LBS_FSX_NFEAT; k++)
+			if (!strcmp(t, feat_names[k]))
+				break;
+		if (k == LBS_FSX_NFEAT) {
+			fprintf(stderr, "unknown feature \"%s\" (known: %s)\n",
+				t, lbs_fsx_feature_names());
+			rc = -1;
+			break;
+		}
+		*mask |= LBS_FSX_F(k);
+	}
+	free(dup);
+	return rc;
+}
+
+void lbs_fsx_print_unsupported(FILE *f, const struct lbs_fsx_result *r)
+{
+	const char *sep = ", unsupported skipped:";
+
+	for (unsigned k = 0; k < LBS_FSX_NFEAT; k++) {
+		if (!(r->unsupported_mask & LBS_FSX_F(k)))
+			continue;
+		fprintf(f, "%s %s %" PRIu64, sep, feat_names[k],
+			r->unsupported[k]);
+		sep = ",";
+	}
+}
+
+void lbs_fsx_print_final_sum(FILE *f, const struct lbs_fsx_result *r)
+{
+	if (r->final_sum_valid)
+		fprintf(f, "final-sum fnv1a64 %016" PRIx64 " size %" PRIu64
+			"\n", r->final_sum, r->final_size);
+	else
+		fprintf(f, "final-sum unavailable (no clean final verify)\n");
 }

@@ -18,7 +18,15 @@ struct lbs_fsx_opts {
 	FILE *log;		/* mismatch reports, or NULL (stderr) */
 	bool progress;
 	bool quiet;
+	unsigned unsupported;	/* LBS_FSX_F_* the filesystem lacks: skipped */
 };
+
+/* features a filesystem may lack; their ops are skipped and counted */
+enum {
+	LBS_FSX_DIO, LBS_FSX_FALLOCATE, LBS_FSX_PUNCH, LBS_FSX_ZERO,
+	LBS_FSX_COLLAPSE, LBS_FSX_INSERT, LBS_FSX_NFEAT
+};
+#define LBS_FSX_F(x)	(1u << (x))
 
 struct lbs_fsx_result {
 	uint64_t ops_run;
@@ -32,7 +40,22 @@ struct lbs_fsx_result {
 	uint64_t final_size;
 	uint64_t za_zeroed, za_min, dio_zero_bios, dio_zero_segs;
 	uint64_t wb_folios, wb_calls, wb_max_folios, crashes;
+	uint64_t unsupported[LBS_FSX_NFEAT];	/* ops skipped, per feature */
+	unsigned unsupported_mask;	/* given or detected */
+	uint64_t crash_skipped;		/* crash ops a real file cannot do */
+	uint64_t dio_unaligned_ok;	/* unaligned O_DIRECT the fs accepted */
+	uint64_t dio_eio_retried;	/* real file: EIO from a DIO/page-cache
+					   collision, retried once */
+	uint64_t final_sum;		/* FNV-1a 64 of the final file bytes */
+	bool final_sum_valid;
 };
+
+/* "dio,zero_range,...": the mask, or 0 and a message on a bad name */
+int lbs_fsx_features_parse(const char *list, unsigned *mask);
+const char *lbs_fsx_feature_names(void);
+/* ", unsupported skipped: ..." when any (same text in both tools) */
+void lbs_fsx_print_unsupported(FILE *f, const struct lbs_fsx_result *r);
+void lbs_fsx_print_final_sum(FILE *f, const struct lbs_fsx_result *r);
 
 /* 0 clean, 1 mismatch, 2 usage (message printed) */
 int lbs_fsx_run(const struct lbs_fsx_opts *o, struct lbs_fsx_result *r);

@@ -3,9 +3,13 @@
  * lbs-sim: fsx campaigns and .fsxops replay on the simulator.
  *   lbs-sim fsx --block-size B --page-size P --ops N --seed S
  *               [--file-size L] [--op-size O] [--inject X]... [--no-crash]
- *               [--record-ops F] [--quiet]
+ *               [--record-ops F] [--quiet] [--unsupported LIST]
+ *               [--final-sum]
  *   lbs-sim replay [--block-size B] [--page-size P] [--file-size L]
- *                  [--final F] FILE.fsxops
+ *                  [--final F] [--final-sum] FILE.fsxops
+ * --unsupported: treat the listed features as a fewer-feature filesystem
+ * lacks them (their ops are skipped and counted, as lbs-fsx does on such
+ * a filesystem; the op stream stays the same).
  * Exit: 0 clean, 1 mismatch, 2 usage or input error.
  */
 #define _GNU_SOURCE
@@ -25,9 +29,12 @@ static void usage(FILE *f)
 		"usage: lbs-sim fsx --block-size B --page-size P --ops N --seed S\n"
 		"                   [--file-size L] [--op-size O] [--inject X]...\n"
 		"                   [--no-crash] [--record-ops F] [--quiet]\n"
+		"                   [--unsupported LIST] [--final-sum]\n"
 		"       lbs-sim replay [--block-size B] [--page-size P]\n"
-		"                   [--file-size L] [--final OUT] F.fsxops\n"
-		"inject: %s\n", lbs_sim_inject_names());
+		"                   [--file-size L] [--final OUT] [--final-sum]\n"
+		"                   F.fsxops\n"
+		"inject: %s\nunsupported: %s\n", lbs_sim_inject_names(),
+		lbs_fsx_feature_names());
 }
 
 static int num(const char *opt, const char *s, uint64_t *v)
@@ -63,6 +70,7 @@ int main(int argc, char **argv)
 		{ "inject", 1, NULL, 'i' }, { "record-ops", 1, NULL, 'r' },
 		{ "no-crash", 0, NULL, 'C' }, { "quiet", 0, NULL, 'q' },
 		{ "final", 1, NULL, 'F' }, { "help", 0, NULL, 'h' },
+		{ "unsupported", 1, NULL, 'U' }, { "final-sum", 0, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct lbs_fsx_opts o = { .block_size = 4096, .page_size = 4096,
@@ -73,6 +81,7 @@ int main(int argc, char **argv)
 	char err[256];
 	uint64_t v;
 	int c, rc;
+	bool final_sum = false;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(argc < 2 ? stderr : stdout);
@@ -120,6 +129,13 @@ int main(int argc, char **argv)
 		case 'r': record = optarg; break;
 		case 'F': final = optarg; break;
 		case 'C': o.no_crash = true; break;
+		case 'U':
+			if (lbs_fsx_features_parse(optarg, &o.unsupported)) {
+				fprintf(stderr, "lbs-sim: bad --unsupported\n");
+				return 2;
+			}
+			break;
+		case 's': final_sum = true; break;
 		case 'q': o.quiet = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -141,13 +157,18 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		rc = lbs_fsx_replay(&o, argv[optind], final, &r);
-		if (rc != 2)
+		if (rc != 2) {
 			printf("replay %s: %" PRIu64 " ops, %" PRIu64
 			       " skip lines, %" PRIu64 " skipped by fsx's rules, %"
-			       PRIu64 " not modelled (skipped), %s, size %" PRIu64
-			       "\n", argv[optind], r.ops_run, r.skipped,
+			       PRIu64 " not modelled (skipped), %s, size %" PRIu64,
+			       argv[optind], r.ops_run, r.skipped,
 			       r.fsx_skipped, r.unmodelled,
 			       rc ? "MISMATCH" : "clean", r.final_size);
+			lbs_fsx_print_unsupported(stdout, &r);
+			printf("\n");
+			if (final_sum)
+				lbs_fsx_print_final_sum(stdout, &r);
+		}
 		return rc;
 	}
 	if (optind != argc) {
@@ -174,11 +195,15 @@ int main(int argc, char **argv)
 	       "/%" PRIu64 " bytes (zeroed/min), dio zero %" PRIu64
 	       " bios %" PRIu64 " segs, writeback %" PRIu64 " folios in %"
 	       PRIu64 " passes (max %" PRIu64 "), %" PRIu64 " crashes, %"
-	       PRIu64 " EINVAL\n",
+	       PRIu64 " EINVAL",
 	       o.block_size, o.page_size, o.seed, r.ops_run, r.seconds,
 	       r.seconds > 0 ? r.ops_run / r.seconds : 0.0,
 	       rc ? "1 MISMATCH" : "0 mismatches", r.za_zeroed, r.za_min,
 	       r.dio_zero_bios, r.dio_zero_segs, r.wb_folios, r.wb_calls,
 	       r.wb_max_folios, r.crashes, r.einval);
+	lbs_fsx_print_unsupported(stdout, &r);
+	printf("\n");
+	if (final_sum)
+		lbs_fsx_print_final_sum(stdout, &r);
 	return rc;
 }

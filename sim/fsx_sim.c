@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The simulator as fsx's op execution backend: lbs_fsx_run() and
+ * lbs_fsx_replay() for lbs-sim and the tests.
+ */
+#define _GNU_SOURCE
+#include "fsx_backend.h"
+#include "lbs_sim.h"
+
+#include <string.h>
+
+static uint64_t s_size(void *p) { return lbs_sim_size(p); }
+
+static int64_t s_read(void *p, uint64_t pos, uint64_t len, void *buf)
+{
+	return lbs_sim_read(p, pos, len, buf);
+}
+
+static int64_t s_dio_read(void *p, uint64_t pos, uint64_t len, void *buf)
+{
+	return lbs_sim_dio_read(p, pos, len, buf);
+}
+
+static int64_t s_write(void *p, uint64_t pos, uint64_t len, const void *buf,
+		       size_t fault_at)
+{
+	return lbs_sim_write(p, pos, len, buf, fault_at);
+}
+
+static int64_t s_dio_write(void *p, uint64_t pos, uint64_t len,
+			   const void *buf)
+{
+	return lbs_sim_dio_write(p, pos, len, buf);
+}
+
+static int64_t s_mmap_write(void *p, uint64_t pos, uint64_t len,
+			    const void *buf)
+{
+	return lbs_sim_mmap_write(p, pos, len, buf);
+}
+
+static int s_truncate(void *p, uint64_t size)
+{
+	return lbs_sim_truncate(p, size);
+}
+
+static int s_fallocate(void *p, int mode, uint64_t pos, uint64_t len)
+{
+	/* FSX_FL_* and LBS_FL_* are both Linux's FALLOC_FL_* values */
+	return lbs_sim_fallocate(p, mode, pos, len);
+}
+
+static void s_fsync(void *p, uint64_t opno)
+{
+	(void)opno;
+	lbs_sim_fsync(p);
+}
+
+static void s_fsync_range(void *p, uint64_t start, uint64_t end)
+{
+	lbs_sim_fsync_range(p, start, end);
+}
+
+static void s_writeback(void *p, uint64_t pos)
+{
+	int64_t idx = lbs_sim_pick_dirty(p, pos);
+
+	if (idx >= 0)
+		lbs_sim_writeback_folio(p, (uint64_t)idx *
+					lbs_sim_page_size(p));
+}
+
+static void s_drop(void *p) { lbs_sim_drop_caches(p); }
+static void s_crash(void *p) { lbs_sim_crash(p); }
+
+static void s_describe(void *p, uint64_t off, char *buf, size_t n)
+{
+	lbs_sim_describe(p, off, buf, n);
+}
+
+static bool s_stale(void *p, uint64_t off, uint8_t v)
+{
+	return lbs_sim_is_stale_byte(p, off, v);
+}
+
+static void s_counters(void *p, struct lbs_fsx_result *r)
+{
+	const struct lbs_sim_counters *k = lbs_sim_counters(p);
+
+	r->za_zeroed = k->za_zeroed;
+	r->za_min = k->za_min;
+	r->dio_zero_bios = k->dio_zero_bios;
+	r->dio_zero_segs = k->dio_zero_segs;
+	r->wb_folios = k->wb_folios;
+	r->wb_calls = k->wb_calls;
+	r->wb_max_folios = k->wb_max_folios;
+	r->crashes = k->crashes;
+}
+
+static struct lbs_sim *sim_backend(const struct lbs_fsx_opts *o,
+				   struct fsx_backend *b)
+{
+	struct lbs_sim_config cfg = { o->block_size, o->page_size,
+				      lbs_fsx_max_size(o), o->inject };
+	char err[256];
+	struct lbs_sim *sim = lbs_sim_create(&cfg, err, sizeof(err));
+
+	if (!sim) {
+		fprintf(stderr, "lbs-sim: %s\n", err);
+		return NULL;
+	}
+	*b = (struct fsx_backend){
+		.p = sim, .name = "lbs-sim",
+		.stat_bs = lbs_sim_stat_blksize(sim),
+		.page_size = lbs_sim_page_size(sim),
+		.shift_align = o->block_size,
+		.dio_align = 512, .dio_strict = true, .can_crash = true,
+		.size = s_size, .read = s_read, .map_read = s_read,
+		.dio_read = s_dio_read, .write = s_write,
+		.dio_write = s_dio_write, .mmap_write = s_mmap_write,
+		.truncate = s_truncate, .fallocate = s_fallocate,
+		.fsync = s_fsync, .fsync_range = s_fsync_range,
+		.writeback = s_writeback, .drop_caches = s_drop,
+		.crash = s_crash, .describe = s_describe,
+		.is_stale_byte = s_stale, .counters = s_counters,
+	};
+	return sim;
+}
+
+int lbs_fsx_run(const struct lbs_fsx_opts *o, struct lbs_fsx_result *r)
+{
+	struct fsx_backend b;
+	struct lbs_sim *sim;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	sim = sim_backend(o, &b);
+	if (!sim)
+		return 2;
+	rc = lbs_fsx_run_on(o, &b, r);
+	lbs_sim_destroy(sim);
+	return rc;
+}
+
+int lbs_fsx_replay(const struct lbs_fsx_opts *o, const char *path,
+		   const char *final_out, struct lbs_fsx_result *r)
+{
+	struct fsx_backend b;
+	struct lbs_sim *sim;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	sim = sim_backend(o, &b);
+	if (!sim)
+		return 2;
+	rc = lbs_fsx_replay_on(o, &b, path, final_out, r);
+	lbs_sim_destroy(sim);
+	return rc;
+}
