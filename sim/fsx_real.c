@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A real file as fsx's op execution backend (lbs-fsx): the same ops as the
+ * simulator, through syscalls.  Buffered I/O with pread/pwrite; mmap
+ * reads, and mmap writes with msync(MS_SYNC); O_DIRECT on a second
+ * descriptor with posix_memalign buffers; a short-copy write by placing
+ * the user buffer against a PROT_NONE page; fallocate modes; ftruncate;
+ * fsync/fdatasync, and sync_file_range for range sync and single-page
+ * background writeback; drop caches by fsync + POSIX_FADV_DONTNEED (or
+ * /proc/sys/vm/drop_caches when asked and root).  A crash is not possible
+ * on a real file: the campaign skips and counts it.
+ */
+#define _GNU_SOURCE
+#include "fsx_real.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#ifndef STATX_DIOALIGN
+#define STATX_DIOALIGN 0x00002000U
+#endif
+
+struct real {
+	int fd, dfd;
+	uint64_t pg;
+	uint8_t *dbuf;		/* O_DIRECT bounce buffer */
+	uint8_t *fault;		/* readable area, then a PROT_NONE page */
+	size_t fault_len;	/* readable bytes */
+	bool global_drop;
+	uint64_t drops;
+	uint64_t eio_retried;	/* O_DIRECT EIO from a page-cache collision */
+};
+
+static uint64_t r_size(void *p)
+{
+	struct real *r = p;
+	struct stat st;
+
+	if (fstat(r->fd, &st))
+		return 0;
+	return (uint64_t)st.st_size;
+}
+
+static int64_t full_pread(int fd, void *buf, uint64_t len, uint64_t pos)
+{
+	uint64_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(fd, (uint8_t *)buf + done, len - done,
+				  (off_t)(pos + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return done ? (int64_t)done : -errno;
+		if (n == 0)
+			break;
+		done += (uint64_t)n;
+	}
+	return (int64_t)done;
+}
+
+static int64_t r_read(void *p, uint64_t pos, uint64_t len, void *buf)
+{
+	return full_pread(((struct real *)p)->fd, buf, len, pos);
+}
+
+static int64_t r_map_read(void *p, uint64_t pos, uint64_t len, void *buf)
+{
+	struct real *r = p;
+	uint64_t size = r_size(p), start, delta;
+	void *m;
+
+	if (pos >= size || !len)
+		return 0;
+	if (len > size - pos)
+		len = size - pos;
+	start = pos - pos % r->pg;
+	delta = pos - start;
+	m = mmap(NULL, len + delta, PROT_READ, MAP_SHARED, r->fd, (off_t)start);
+	if (m == MAP_FAILED)
+		return -errno;
+	memcpy(buf, (uint8_t *)m + delta, len);
+	munmap(m, len + delta);
+	return (int64_t)len;
+}
+
+static int64_t r_dio_read(void *p, uint64_t pos, uint64_t len, void *buf)
+{
+	struct real *r = p;
+	ssize_t n;
+
+	if (r->dfd < 0)
+		return -EOPNOTSUPP;
+	n = pread(r->dfd, r->dbuf, len, (off_t)pos);
+	if (n < 0 && errno == EIO) {
+		/*
+		 * The kernel reports -EIO (once) after it could not
+		 * invalidate the page cache over an O_DIRECT write ("Direct
+		 * I/O collision with buffered writes!" in dmesg): the error
+		 * is that earlier event's.  Retry once, count it.
+		 */
+		r->eio_retried++;
+		n = pread(r->dfd, r->dbuf, len, (off_t)pos);
+	}
+	if (n < 0)
+		return -errno;
+	memcpy(buf, r->dbuf, (size_t)n);
+	return n;
+}
+
+static int64_t r_write(void *p, uint64_t pos, uint64_t len, const void *buf,
+		       size_t fault_at)
+{
+	struct real *r = p;
+	const uint8_t *src = buf;
+	ssize_t n;
+
+	if (fault_at < len) {
+		/* the copy from user space faults after @fault_at bytes */
+		uint8_t *dst = r->fault + r->fault_len - fault_at;
+
+		memcpy(dst, buf, fault_at);
+		n = pwrite(r->fd, dst, len, (off_t)pos);
+		return n < 0 ? -errno : n;
+	}
+	for (uint64_t done = 0; done < len;) {
+		n = pwrite(r->fd, src + done, len - done, (off_t)(pos + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return done ? (int64_t)done : (n ? -errno : -EIO);
+		done += (uint64_t)n;
+	}
+	return (int64_t)len;
+}
+
+static int64_t r_dio_write(void *p, uint64_t pos, uint64_t len,
+			   const void *buf)
+{
+	struct real *r = p;
+	ssize_t n;
+
+	if (r->dfd < 0)
+		return -EOPNOTSUPP;
+	memcpy(r->dbuf, buf, len);
+	n = pwrite(r->dfd, r->dbuf, len, (off_t)pos);
+	if (n < 0 && errno == EIO) {	/* as in r_dio_read() */
+		r->eio_retried++;
+		n = pwrite(r->dfd, r->dbuf, len, (off_t)pos);
+	}
+	return n < 0 ? -errno : n;
+}
+
+static int64_t r_mmap_write(void *p, uint64_t pos, uint64_t len,
+			    const void *buf)
+{
+	struct real *r = p;
+	uint64_t start = pos - pos % r->pg, delta = pos - start;
+	void *m;
+
+	if (pos + len > r_size(p))
+		return -EINVAL;		/* the campaign extends first */
+	m = mmap(NULL, len + delta, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd,
+		 (off_t)start);
+	if (m == MAP_FAILED)
+		return -errno;
+	memcpy((uint8_t *)m + delta, buf, len);
+	if (msync(m, len + delta, MS_SYNC)) {
+		int e = errno;
+
+		munmap(m, len + delta);
+		return -e;
+	}
+	munmap(m, len + delta);
+	return (int64_t)len;
+}
+
+static int r_truncate(void *p, uint64_t size)
+{
+	return ftruncate(((struct real *)p)->fd, (off_t)size) ? -errno : 0;
+}
+
+static int r_fallocate(void *p, int mode, uint64_t pos, uint64_t len)
+{
+	/* FSX_FL_* are FALLOC_FL_* */
+	return fallocate(((struct real *)p)->fd, mode, (off_t)pos, (off_t)len) ?
+	       -errno : 0;
+}
+
+static void r_fsync(void *p, uint64_t opno)
+{
+	struct real *r = p;
+
+	/* both make every byte durable; take turns to run both paths */
+	if (opno & 1)
+		fdatasync(r->fd);
+	else
+		fsync(r->fd);
+}
+
+static void r_fsync_range(void *p, uint64_t start, uint64_t end)
+{
+	sync_file_range(((struct real *)p)->fd, (off_t)start,
+			(off_t)(end - start + 1),
+			SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+			SYNC_FILE_RANGE_WAIT_AFTER);
+}
+
+static void r_writeback(void *p, uint64_t pos)
+{
+	struct real *r = p;
+
+	/* start writeback of one page, as background writeback would */
+	sync_file_range(r->fd, (off_t)(pos - pos % r->pg), (off_t)r->pg,
+			SYNC_FILE_RANGE_WRITE);
+}
+
+static void r_drop(void *p)
+{
+	struct real *r = p;
+
+	fsync(r->fd);
+	posix_fadvise(r->fd, 0, 0, POSIX_FADV_DONTNEED);
+	if (r->global_drop) {
+		int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+
+		if (fd >= 0) {
+			if (write(fd, "3\n", 2) != 2)
+				r->global_drop = false;
+			close(fd);
+		}
+	}
+	r->drops++;
+}
+
+static void r_describe(void *p, uint64_t off, char *buf, size_t n)
+{
+	struct real *r = p;
+	off_t d = lseek(r->fd, (off_t)off, SEEK_DATA);
+
+	snprintf(buf, n, "real file, offset 0x%" PRIx64 " is %s (SEEK_DATA), "
+		 "size %" PRIu64, off,
+		 d == (off_t)off ? "data" : d < 0 && errno == ENXIO ?
+		 "a hole up to EOF" : "a hole", r_size(p));
+}
+
+static bool r_stale(void *p, uint64_t off, uint8_t v)
+{
+	(void)p, (void)off, (void)v;
+	return false;		/* no known stale pattern on a real device */
+}
+
+static void r_counters(void *p, struct lbs_fsx_result *res)
+{
+	res->dio_eio_retried = ((struct real *)p)->eio_retried;
+}
+
+int fsx_real_open(struct fsx_backend *b, const char *path,
+		  const struct fsx_real_opts *ro, uint64_t max,
+		  struct fsx_real_info *info)
+{
+	struct real *r = calloc(1, sizeof(*r));
+	struct statx sx;
+	struct statfs sf;
+	struct stat st;
+	size_t area;
+
+	if (!r)
+		abort();
+	memset(info, 0, sizeof(*info));
+	r->dfd = -1;
+	r->pg = (uint64_t)sysconf(_SC_PAGESIZE);
+	r->global_drop = ro->global_drop;
+	r->fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (r->fd < 0 || fstat(r->fd, &st) || fstatfs(r->fd, &sf)) {
+		fprintf(stderr, "lbs-fsx: %s: %s\n", path, strerror(errno));
+		if (r->fd >= 0)
+			close(r->fd);
+		free(r);
+		return -1;
+	}
+	info->st_blksize = (uint32_t)st.st_blksize;
+	info->fs_bsize = (uint32_t)sf.f_bsize;
+	info->page_size = (uint32_t)r->pg;
+	r->dfd = open(path, O_RDWR | O_DIRECT);
+	if (r->dfd < 0)
+		info->dio_errno = errno;	/* EINVAL: no O_DIRECT */
+	info->dio_align = 512;
+	if (r->dfd >= 0 && !statx(r->dfd, "", AT_EMPTY_PATH, STATX_DIOALIGN,
+				  &sx) && (sx.stx_mask & STATX_DIOALIGN) &&
+	    sx.stx_dio_offset_align) {
+		info->dio_align = sx.stx_dio_offset_align;
+		info->dio_strict = true;
+	}
+	area = (size_t)((max + r->pg - 1) / r->pg * r->pg);
+	r->fault_len = area;
+	r->fault = mmap(NULL, area + r->pg, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (r->fault == MAP_FAILED ||
+	    mprotect(r->fault + area, r->pg, PROT_NONE) ||
+	    posix_memalign((void **)&r->dbuf, 4096, area ? area : 4096))
+		abort();
+	*b = (struct fsx_backend){
+		.p = r, .name = "lbs-fsx",
+		.stat_bs = info->st_blksize, .page_size = info->page_size,
+		.shift_align = info->fs_bsize,
+		.dio_align = info->dio_align, .dio_strict = info->dio_strict,
+		.dio_read_lax = true,	/* iomap: holes, unwritten, EOF */
+		.can_crash = false,
+		.size = r_size, .read = r_read, .map_read = r_map_read,
+		.dio_read = r_dio_read, .write = r_write,
+		.dio_write = r_dio_write, .mmap_write = r_mmap_write,
+		.truncate = r_truncate, .fallocate = r_fallocate,
+		.fsync = r_fsync, .fsync_range = r_fsync_range,
+		.writeback = r_writeback, .drop_caches = r_drop,
+		.describe = r_describe, .is_stale_byte = r_stale,
+		.counters = r_counters,
+	};
+	return 0;
+}
+
+void fsx_real_close(struct fsx_backend *b)
+{
+	struct real *r = b->p;
+
+	if (r->dfd >= 0)
+		close(r->dfd);
+	close(r->fd);
+	munmap(r->fault, r->fault_len + r->pg);
+	free(r->dbuf);
+	free(r);
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A real file as the fsx op execution backend (lbs-fsx). */
+#ifndef LBS_FSX_REAL_H
+#define LBS_FSX_REAL_H
+
+#include "fsx_backend.h"
+
+struct fsx_real_opts {
+	bool global_drop;	/* also write 3 to /proc/sys/vm/drop_caches */
+};
+
+struct fsx_real_info {
+	uint32_t st_blksize, fs_bsize, page_size;
+	uint32_t dio_align;	/* STATX_DIOALIGN offset alignment, or 512 */
+	bool dio_strict;	/* the fs reported an alignment rule */
+	int dio_errno;		/* open(O_DIRECT) failed with this */
+};
+
+/* create/truncate @path; 0 or -1 (message printed) */
+int fsx_real_open(struct fsx_backend *b, const char *path,
+		  const struct fsx_real_opts *ro, uint64_t max,
+		  struct fsx_real_info *info);
+void fsx_real_close(struct fsx_backend *b);
+
+#endif
