@@ -1,5 +1,13 @@
 #!/bin/sh
-# Manage the Linux 6.1 source trees used by the kernel side of the project.
+# Manage the Linux source trees used by the kernel side of the project
+# (the 6.1 target tree, and other versions such as the 6.12 reference).
+#
+#   linux-tree.sh [--version V] pristine | worktree NAME SERIES_DIR
+#       --version V (or LBS_LINUX_VERSION=V; default 6.1) picks the tarball
+#       /usr/src/linux-source-V.tar.xz. Version 6.1 uses the repo
+#       $LBS_BUILD/linux/pristine; any other version $LBS_BUILD/linux/pristine-V.
+#       Worktrees always live at $LBS_BUILD/linux/NAME; a worktree NAME that
+#       belongs to another version's repo is an error.
 #
 #   linux-tree.sh pristine
 #       Ensure a git repo of Debian's /usr/src/linux-source-6.1.tar.xz at
@@ -16,15 +24,25 @@
 #
 # Environment: LBS_BUILD (default <repo>/build; relative paths are taken
 # relative to the repo root), LBS_LINUX_TARBALL (default
-# /usr/src/linux-source-6.1.tar.xz).
+# /usr/src/linux-source-V.tar.xz), LBS_LINUX_VERSION (default 6.1).
 set -eu
+
+VERSION=${LBS_LINUX_VERSION:-6.1}
+if [ "${1:-}" = --version ]; then
+	[ $# -ge 2 ] || { echo "linux-tree.sh: error: --version needs a value" >&2; exit 1; }
+	VERSION=$2
+	shift 2
+fi
+case $VERSION in
+'' | *[!0-9.]* | .*) echo "linux-tree.sh: error: bad version '$VERSION'" >&2; exit 1 ;;
+esac
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${LBS_BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
-TARBALL=${LBS_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+TARBALL=${LBS_LINUX_TARBALL:-/usr/src/linux-source-$VERSION.tar.xz}
 LINUX=$BUILD/linux
-PRISTINE=$LINUX/pristine
+if [ "$VERSION" = 6.1 ]; then PRISTINE=$LINUX/pristine; else PRISTINE=$LINUX/pristine-$VERSION; fi
 
 # Fixed identity so that commits (and hence hashes) are reproducible.
 export GIT_AUTHOR_NAME="lbs pristine" GIT_AUTHOR_EMAIL="lbs@localhost"
@@ -41,12 +59,12 @@ g() {
 }
 
 tarball_id() {
-	# size and mtime are enough to notice a Debian update of linux-source-6.1
+	# size and mtime are enough to notice a Debian update of linux-source-V
 	stat -c '%s %Y' "$TARBALL"
 }
 
 cmd_pristine() {
-	[ -f "$TARBALL" ] || die "$TARBALL not found (apt-get install linux-source-6.1)"
+	[ -f "$TARBALL" ] || die "$TARBALL not found (apt-get install linux-source-$VERSION)"
 	if g -C "$PRISTINE" rev-parse -q --verify refs/tags/pristine >/dev/null 2>&1; then
 		if [ "$(cat "$PRISTINE/.git/lbs-tarball-id" 2>/dev/null)" != "$(tarball_id)" ]; then
 			note "warning: $TARBALL changed since $PRISTINE was made;" \
@@ -73,7 +91,7 @@ cmd_pristine() {
 	note "committing $nfiles files"
 	g -C "$tmp" add -f -A .
 	GIT_AUTHOR_DATE=$FIXED_DATE GIT_COMMITTER_DATE=$FIXED_DATE \
-		g -C "$tmp" commit -q --no-verify -m "linux-source-6.1 (pristine, from $(basename "$TARBALL"))"
+		g -C "$tmp" commit -q --no-verify -m "linux-source-$VERSION (pristine, from $(basename "$TARBALL"))"
 	g -C "$tmp" tag pristine
 
 	# The commit must hold exactly the unpacked tarball.
@@ -96,7 +114,7 @@ cmd_worktree() {
 	[ $# -eq 2 ] || die "usage: linux-tree.sh worktree NAME SERIES_DIR"
 	name=$1 series=$2
 	case $name in
-	'' | pristine | *[!A-Za-z0-9._-]* | .*) die "bad worktree name '$name'" ;;
+	'' | pristine | pristine-* | *[!A-Za-z0-9._-]* | .*) die "bad worktree name '$name'" ;;
 	esac
 	[ -d "$series" ] || die "series dir '$series' does not exist"
 	series=$(cd "$series" && pwd)
@@ -104,6 +122,9 @@ cmd_worktree() {
 	wt=$LINUX/$name
 
 	if [ -e "$wt/.git" ] && g -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+		common=$(cd "$(g -C "$wt" rev-parse --path-format=absolute --git-common-dir)" && pwd -P)
+		[ "$common" = "$(cd "$PRISTINE/.git" && pwd -P)" ] ||
+			die "worktree $wt belongs to $common, not to $PRISTINE (version $VERSION); remove it"
 		# Reset in place: keeps mtimes of untouched files, so O= builds stay incremental.
 		g -C "$wt" am --abort >/dev/null 2>&1 || true
 		g -C "$wt" checkout -q -f --detach pristine
@@ -132,7 +153,7 @@ cmd_worktree() {
 	echo "$wt"
 }
 
-[ $# -ge 1 ] || die "usage: linux-tree.sh pristine | worktree NAME SERIES_DIR"
+[ $# -ge 1 ] || die "usage: linux-tree.sh [--version V] pristine | worktree NAME SERIES_DIR"
 cmd=$1
 shift
 case $cmd in
