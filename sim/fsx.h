@@ -44,8 +44,6 @@ struct lbs_fsx_result {
 	unsigned unsupported_mask;	/* given or detected */
 	uint64_t crash_skipped;		/* crash ops a real file cannot do */
 	uint64_t dio_unaligned_ok;	/* unaligned O_DIRECT the fs accepted */
-	uint64_t dio_eio_retried;	/* real file: EIO from a DIO/page-cache
-					   collision, retried once */
 	uint64_t final_sum;		/* FNV-1a 64 of the final file bytes */
 	bool final_sum_valid;
 };

@@ -192,14 +192,12 @@ int main(int argc, char **argv)
 	       " ops in %.2fs (%.0f ops/s), %s; st_blksize %u, O_DIRECT "
 	       "align %u%s, %" PRIu64 " EINVAL, %" PRIu64 " crash skipped (not "
 	       "possible on a real file), %" PRIu64 " unaligned O_DIRECT "
-	       "accepted by the fs, %" PRIu64 " O_DIRECT EIO after a page-cache "
-	       "collision (retried)",
+	       "accepted by the fs",
 	       path, o.block_size, o.page_size, o.seed, r.ops_run, r.seconds,
 	       r.seconds > 0 ? r.ops_run / r.seconds : 0.0,
 	       rc ? "1 MISMATCH" : "0 mismatches", info.st_blksize,
 	       info.dio_align, info.dio_strict ? "" : " (not enforced)",
-	       r.einval, r.crash_skipped, r.dio_unaligned_ok,
-	       r.dio_eio_retried);
+	       r.einval, r.crash_skipped, r.dio_unaligned_ok);
 	lbs_fsx_print_unsupported(stdout, &r);
 	printf("\n");
 	if (final_sum)
