@@ -241,12 +241,73 @@ static void scenario(int k, uint32_t bs, uint32_t ps, unsigned inject)
 	t_fini(&t);
 }
 
+static void dread_expect(struct t *t, uint64_t pos, uint64_t len,
+			 int64_t want, bool zeros)
+{
+	int64_t n;
+
+	memset(t->buf, 0xa5, len);
+	n = lbs_sim_dio_read(t->s, pos, len, t->buf);
+	if (n != want) {
+		fprintf(stderr, "FAIL unaligned-dio-read bs=%u ps=%u: dread "
+			"0x%" PRIx64 " 0x%" PRIx64 " gave %" PRId64 ", XFS 6.1 "
+			"gives %" PRId64 "\n", t->bs, t->ps, pos, len, n, want);
+		failures++;
+		return;
+	}
+	for (int64_t i = 0; zeros && i < n; i++)
+		if (t->buf[i]) {
+			fail(t, "unaligned dio read of a hole not zeros",
+			     pos + (uint64_t)i);
+			return;
+		}
+}
+
+/*
+ * XFS 6.1 (iomap_dio_rw()) rejects a misaligned O_DIRECT read only where
+ * it maps a written extent; holes, unwritten extents and reads at or past
+ * EOF are done.  Blocks: 0 written, 1 hole, 2 unwritten, 3 written up to
+ * EOF at 4B - 100.
+ */
+static void dio_read_rules(uint32_t bs, uint32_t ps)
+{
+	struct lbs_oracle_mismatch mm;
+	struct t t;
+	uint64_t B = bs, eof = 4 * B - 100;
+	int64_t n;
+
+	t_init(&t, "unaligned-dio-read", bs, ps, 0);
+	w(&t, 0, B);
+	tr(&t, eof);
+	if (lbs_sim_fallocate(t.s, 0, 2 * B, B))
+		fail(&t, "fallocate", 2 * B);
+	w(&t, 3 * B, eof - 3 * B);
+	lbs_sim_fsync(t.s);
+	lbs_oracle_fsync(t.o);
+	dread_expect(&t, 100, 512, -22, false);		/* written */
+	dread_expect(&t, 0, 700, -22, false);		/* written, length */
+	dread_expect(&t, B + 100, 300, 300, true);	/* hole */
+	dread_expect(&t, B, 700, 700, true);		/* hole (+ unwritten) */
+	dread_expect(&t, 2 * B + 1, 200, 200, true);	/* unwritten */
+	dread_expect(&t, B + 100, 2 * B, -22, false);	/* ... into written */
+	dread_expect(&t, eof, 13, 0, false);		/* at EOF */
+	dread_expect(&t, eof + 7, 13, 0, false);	/* past EOF */
+	dread_expect(&t, 5 * B + 3, 512, 0, false);
+	/* aligned: the bytes up to EOF */
+	n = lbs_sim_dio_read(t.s, 0, 4 * B, t.buf);
+	if (!lbs_oracle_check_read(t.o, 0, 4 * B, t.buf, n, &mm))
+		fail(&t, "aligned dio read", mm.off);
+	t_fini(&t);
+}
+
 static int run_directed(void)
 {
 	for (size_t i = 0; i < sizeof(bss) / sizeof(bss[0]); i++)
-		for (size_t j = 0; j < sizeof(pss) / sizeof(pss[0]); j++)
+		for (size_t j = 0; j < sizeof(pss) / sizeof(pss[0]); j++) {
 			for (int k = 0; k < 6; k++)
 				scenario(k, bss[i], pss[j], 0);
+			dio_read_rules(bss[i], pss[j]);
+		}
 	printf("directed: %d failures\n", failures);
 	return failures != 0;
 }
