@@ -93,6 +93,8 @@ static bool write_end(struct lbs_sim *s, struct folio *f, uint64_t pos,
 		return false;
 	sim_set_range_uptodate(s, f, (uint32_t)(pos - fpos_of(s, f)),
 			   (uint32_t)copied);
+	if (copied)
+		fl_clear(f, F_ZEROED);	/* holds data now (for pictures) */
 	fl_set(f, F_DIRTY);
 	if (pos + copied > s->isize)
 		s->isize = pos + copied;	/* i_size_write() */
@@ -130,9 +132,57 @@ static void zero_around_range(struct lbs_sim *s, uint64_t pos, uint64_t len,
 			if (lbs_zero_may_mark_uptodate(0, s->ps, from, to) &&
 			    pos == fpos && zend == fend)
 				sim_set_range_uptodate(s, f, 0, s->ps);
+			fl_set(f, F_ZEROED);	/* cleared when data lands */
 		}
-		fl_set(f, F_DIRTY | F_ZEROED);
+		fl_set(f, F_DIRTY);
 		pos = zend;
+	}
+}
+
+/*
+ * The independent zero-around minimum (counter za_need), from the sim's
+ * own state and not from core's ranges: when a write meets a block whose
+ * disk contents are not initialised (new, delalloc or unwritten) and the
+ * block is larger than a page, every page of the block that lies inside
+ * EOF after the write goes to disk with the block (conversion is whole
+ * blocks), so each such page that was not uptodate before the write must
+ * be initialised, except for the bytes the write itself copied.  Pages
+ * are the unit because at bs > ps a page is uptodate whole or not at all.
+ * uninit_pages() takes the "before" picture, count_need() adds the rest.
+ */
+static bool block_uninit(const struct lbs_sim *s, const struct extent *e)
+{
+	return s->blkbits > s->pshift && e->state != EXT_WRITTEN;
+}
+
+static uint32_t uninit_pages(struct lbs_sim *s, uint64_t bstart)
+{
+	uint32_t n = 1u << (s->blkbits - s->pshift), mask = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct folio *f = sim_folio_lookup(s,
+				(bstart >> s->pshift) + i);
+
+		if (!f || !folio_uptodate(f))
+			mask |= 1u << i;
+	}
+	return mask;
+}
+
+static void count_need(struct lbs_sim *s, uint64_t bstart, uint32_t mask,
+		       uint64_t dfrom, uint64_t dto)
+{
+	uint32_t n = 1u << (s->blkbits - s->pshift);
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t a = bstart + ((uint64_t)i << s->pshift);
+		uint64_t b = a + s->ps;
+		uint64_t lo = dfrom > a ? dfrom : a, hi = dto < b ? dto : b;
+
+		if (a >= s->isize)
+			break;
+		if (mask & (1u << i))
+			s->c.za_need += s->ps - (hi > lo ? hi - lo : 0);
 	}
 }
 
@@ -149,12 +199,15 @@ static uint64_t write_block(struct lbs_sim *s, uint64_t pos, uint64_t len,
 	struct extent *e = ext_at(s, pos);
 	bool is_new = false, need_zero, za_ran = false;
 	uint64_t done = 0;
+	uint32_t need_mask = 0;
 
 	if (e->state == EXT_HOLE) {	/* xfs_bmapi_reserve_delalloc() */
 		e->state = EXT_DELALLOC;
 		is_new = true;
 	}
 	need_zero = e->state != EXT_WRITTEN || is_new;
+	if (block_uninit(s, e))
+		need_mask = uninit_pages(s, bno_of(s, pos) << s->blkbits);
 	if (!(s->inject & LBS_SIM_INJ_NO_ZERO_AROUND) &&
 	    lbs_need_zero_around(s->blkbits, s->pshift, map_type(e->state),
 				 is_new)) {
@@ -203,8 +256,12 @@ retry:
 			goto short_write;
 		}
 	}
+	count_need(s, bno_of(s, pos) << s->blkbits, need_mask, pos,
+		   pos + done);
 	return done;
 short_write:
+	count_need(s, bno_of(s, pos) << s->blkbits, need_mask, pos,
+		   pos + done);
 	/*
 	 * Model decision: zero-around treated [pos, pos+len) as covered by
 	 * data.  After a short copy the pages of that range past what was
@@ -374,6 +431,10 @@ int64_t lbs_sim_mmap_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 			e->state = EXT_DELALLOC;
 			is_new = true;
 		}
+		if (block_uninit(s, e))
+			count_need(s, bno_of(s, fpos) << s->blkbits,
+				   uninit_pages(s, bno_of(s, fpos) << s->blkbits),
+				   fpos, fpos + mlen);
 		if (!(s->inject & LBS_SIM_INJ_NO_ZERO_AROUND) &&
 		    lbs_need_zero_around(s->blkbits, s->pshift,
 					 map_type(e->state), is_new)) {
@@ -398,6 +459,7 @@ int64_t lbs_sim_mmap_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 			if (e2->state == EXT_HOLE)
 				e2->state = EXT_DELALLOC;
 		}
+		fl_clear(f, F_ZEROED);
 		fl_set(f, F_DIRTY);
 		memcpy(f->data + (p - fpos), buf + done, n);
 		done += n;

@@ -61,6 +61,11 @@ struct lbs_sim_counters {
 	uint64_t za_min;		/* bytes core's ranges required
 					   (non-uptodate pages only) */
 	uint64_t za_dirtied_uptodate;	/* uptodate pages only dirtied */
+	uint64_t za_need;		/* the minimum counted independently
+					   of core: bytes of pages inside EOF
+					   of new/delalloc/unwritten blocks
+					   (bs > ps), not uptodate before the
+					   write, not copied by it */
 	uint64_t dio_zero_bios;
 	uint64_t dio_zero_segs;
 	uint64_t wb_calls;
@@ -145,5 +150,16 @@ struct lbs_sim_folio_info {
 bool lbs_sim_peek(struct lbs_sim *sim, uint64_t index,
 		  struct lbs_sim_folio_info *info);
 uint64_t lbs_sim_nr_folios(const struct lbs_sim *sim);
+
+/*
+ * A terminal picture of [off, off+len) (len 0: from @off up to the last
+ * block with an extent, a cached page or EOF): one line per file block
+ * with its extent state, then one character per pageblock unit for the
+ * page cache state, the EOF marker, a legend and the zero-around
+ * counters.  Observes only.  LBS_SIM_MAP_COLOR adds ANSI colours.
+ */
+#define LBS_SIM_MAP_COLOR	1u
+void lbs_sim_map_render(struct lbs_sim *sim, FILE *out, uint64_t off,
+			uint64_t len, unsigned flags);
 
 #endif /* LBS_SIM_H */

@@ -7,6 +7,7 @@
  *               [--final-sum]
  *   lbs-sim replay [--block-size B] [--page-size P] [--file-size L]
  *                  [--final F] [--final-sum] FILE.fsxops
+ *   lbs-sim map ...: see map_cmd.c (lbs-sim-map)
  * --unsupported: treat the listed features as a fewer-feature filesystem
  * lacks them (their ops are skipped and counted, as lbs-fsx does on such
  * a filesystem; the op stream stays the same).
@@ -33,6 +34,7 @@ static void usage(FILE *f)
 		"       lbs-sim replay [--block-size B] [--page-size P]\n"
 		"                   [--file-size L] [--final OUT] [--final-sum]\n"
 		"                   F.fsxops\n"
+		"       lbs-sim map --help: a picture of the block/page state\n"
 		"inject: %s\nunsupported: %s\n", lbs_sim_inject_names(),
 		lbs_fsx_feature_names());
 }
@@ -59,6 +61,28 @@ static int num(const char *opt, const char *s, uint64_t *v)
 bad:
 	fprintf(stderr, "lbs-sim: %s: bad number \"%s\"\n", opt, s);
 	return -1;
+}
+
+/*
+ * "lbs-sim map ...": the picture lives in lbs-sim-map (map_cmd.c, map.c),
+ * built next to lbs-sim; run it with the same arguments.
+ */
+static int exec_map(char **argv)
+{
+	char self[4096], *slash;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 16);
+
+	if (n <= 0) {
+		perror("lbs-sim: /proc/self/exe");
+		return 2;
+	}
+	self[n] = 0;
+	slash = strrchr(self, '/');
+	strcpy(slash ? slash + 1 : self, "lbs-sim-map");
+	argv[0] = self;
+	execv(self, argv);
+	fprintf(stderr, "lbs-sim: %s: %s\n", self, strerror(errno));
+	return 2;
 }
 
 int main(int argc, char **argv)
@@ -88,6 +112,8 @@ int main(int argc, char **argv)
 		return argc < 2 ? 2 : 0;
 	}
 	mode = argv[1];
+	if (!strcmp(mode, "map"))
+		return exec_map(argv);
 	if (strcmp(mode, "fsx") && strcmp(mode, "replay")) {
 		fprintf(stderr, "lbs-sim: unknown command \"%s\"\n", mode);
 		usage(stderr);
