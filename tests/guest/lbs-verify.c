@@ -1,0 +1,1050 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lbs-verify: directed tests of an XFS filesystem with block size BS, run in
+ * the QEMU guest by tests/guest/run-suite.sh (static binary, no libc beyond
+ * static glibc).
+ *
+ *   lbs-verify TEST MNT BS DEV
+ *
+ * MNT is where DEV (XFS, block size BS) is mounted; tests that remount use
+ * DEV. The device was filled with the stale pattern "STALEDA\n" before mkfs
+ * on the host, so a read of stale disk contents shows up as that pattern.
+ * Prints one line: "pass", "fail REASON" or "skip REASON"; exit 0 pass,
+ * 1 fail, 3 skip, 2 usage. Progress goes to stderr.
+ *
+ * Every check compares the whole file (or whole blocks) with an in-memory
+ * model; bytes never written must read zero.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#define PG 4096L
+static const char STALE[8] = "STALEDA\n";
+
+static const char *mnt, *dev;
+static long bs;
+static char reason[512];
+static int failed;
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (failed++)
+		return; /* keep the first reason */
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+}
+
+#define CHK(cond, ...) do { if (!(cond)) { fail(__VA_ARGS__); return -1; } } while (0)
+#define SYS(expr) do { if ((expr) < 0) { fail("%s:%d: %s: %s", __func__, __LINE__, #expr, strerror(errno)); return -1; } } while (0)
+
+static char path_buf[4096];
+static const char *fpath(const char *name)
+{
+	snprintf(path_buf, sizeof(path_buf), "%s/%s", mnt, name);
+	return path_buf;
+}
+
+/* ---- model ---------------------------------------------------------------*/
+struct model {
+	unsigned char *d;
+	long size;	/* file size */
+	long cap;
+};
+
+static void m_init(struct model *m, long cap)
+{
+	m->d = calloc(1, cap);
+	m->size = 0;
+	m->cap = cap;
+	if (!m->d) { perror("calloc"); exit(2); }
+}
+
+static unsigned char pat(long off, int seed)
+{
+	return (unsigned char)((off * 7 + seed * 13) % 251 + 1); /* never 0 */
+}
+
+static void fillpat(unsigned char *b, long off, long len, int seed)
+{
+	for (long i = 0; i < len; i++)
+		b[i] = pat(off + i, seed);
+}
+
+static void m_write(struct model *m, long off, const unsigned char *b, long len)
+{
+	memcpy(m->d + off, b, len);
+	if (off + len > m->size)
+		m->size = off + len;
+}
+
+static void m_trunc(struct model *m, long size)
+{
+	if (size < m->size)
+		memset(m->d + size, 0, m->cap - size);
+	m->size = size;
+}
+
+static void m_zero(struct model *m, long off, long len)
+{
+	memset(m->d + off, 0, len);
+}
+
+static int is_stale(const unsigned char *b, long off, long len)
+{
+	/* 8 or more bytes of the stale pattern in place? */
+	long n = 0;
+
+	for (long i = 0; i < len && n < 8; i++)
+		n = (b[i] == (unsigned char)STALE[(off + i) % 8]) ? n + 1 : 0;
+	return n >= 8;
+}
+
+/* Compare got[0..len) (file offset off) with the model. */
+static int cmp_model(const struct model *m, const unsigned char *got, long off, long len,
+		     const char *ctx)
+{
+	for (long i = 0; i < len; i++) {
+		unsigned char want = off + i < m->size ? m->d[off + i] : 0;
+
+		if (got[i] != want) {
+			long j = i;
+
+			while (j < len && got[j] != (off + j < m->size ? m->d[off + j] : 0))
+				j++;
+			fail("%s: offset %ld (block %ld +%ld): got 0x%02x want 0x%02x, %ld bad bytes%s",
+			     ctx, off + i, (off + i) / bs, (off + i) % bs, got[i], want, j - i,
+			     is_stale(got + i, off + i, j - i) ? ", STALE DATA pattern" :
+			     (want == 0 ? ", expected zeros" : ""));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int drop_caches(void)
+{
+	int fd;
+
+	sync();
+	if (getenv("LBS_FADVISE_ONLY")) { /* host smoke tests: do not drop the host's caches */
+		DIR *d = opendir(mnt);
+		struct dirent *e;
+
+		while (d && (e = readdir(d))) {
+			fd = open(fpath(e->d_name), O_RDONLY);
+			if (fd >= 0) {
+				posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+				close(fd);
+			}
+		}
+		if (d)
+			closedir(d);
+		return 0;
+	}
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	SYS(fd);
+	SYS(write(fd, "3\n", 2));
+	close(fd);
+	return 0;
+}
+
+static void *abuf(long len)
+{
+	void *p;
+
+	if (posix_memalign(&p, 65536, len ? len : 1)) {
+		perror("posix_memalign");
+		exit(2);
+	}
+	memset(p, 0, len);
+	return p;
+}
+
+static int pwrite_all(int fd, const void *b, long len, long off)
+{
+	ssize_t n = pwrite(fd, b, len, off);
+
+	if (n != len) {
+		fail("pwrite(%ld, %ld) = %zd: %s", off, len, n, n < 0 ? strerror(errno) : "short");
+		return -1;
+	}
+	return 0;
+}
+
+/* Read the whole file buffered (and check st_size) and compare. */
+static int verify_buffered(const char *name, const struct model *m, const char *ctx)
+{
+	struct stat st;
+	unsigned char *b;
+	ssize_t n;
+	int fd, r;
+	char c[160];
+
+	fd = open(fpath(name), O_RDONLY);
+	SYS(fd);
+	SYS(fstat(fd, &st));
+	if (st.st_size != m->size) {
+		close(fd);
+		fail("%s: st_size %ld, want %ld", ctx, (long)st.st_size, m->size);
+		return -1;
+	}
+	b = abuf(m->size + bs);
+	n = pread(fd, b, m->size + bs, 0);
+	close(fd);
+	if (n != m->size) {
+		free(b);
+		fail("%s: buffered read returned %zd, want %ld", ctx, n, m->size);
+		return -1;
+	}
+	snprintf(c, sizeof(c), "%s (buffered read)", ctx);
+	r = cmp_model(m, b, 0, m->size, c);
+	free(b);
+	return r;
+}
+
+/* O_DIRECT read of whole blocks covering the file. */
+static int verify_dio(const char *name, const struct model *m, const char *ctx)
+{
+	long len = (m->size + bs - 1) / bs * bs;
+	unsigned char *b = abuf(len + bs);
+	ssize_t n;
+	int fd, r;
+	char c[160];
+
+	fd = open(fpath(name), O_RDONLY | O_DIRECT);
+	SYS(fd);
+	n = pread(fd, b, len, 0);
+	close(fd);
+	if (n != m->size) {
+		free(b);
+		fail("%s: O_DIRECT read returned %zd (%s), want %ld", ctx, n,
+		     n < 0 ? strerror(errno) : "short", m->size);
+		return -1;
+	}
+	snprintf(c, sizeof(c), "%s (O_DIRECT read)", ctx);
+	r = cmp_model(m, b, 0, m->size, c);
+	free(b);
+	return r;
+}
+
+/* Check now (page cache), then after sync + drop_caches. */
+static int verify_both(const char *name, const struct model *m, const char *ctx)
+{
+	char c[160];
+
+	snprintf(c, sizeof(c), "%s, cached", ctx);
+	if (verify_buffered(name, m, c))
+		return -1;
+	if (drop_caches())
+		return -1;
+	snprintf(c, sizeof(c), "%s, after drop_caches", ctx);
+	return verify_buffered(name, m, c);
+}
+
+static int remount(void)
+{
+	sync();
+	SYS(umount(mnt));
+	SYS(mount(dev, mnt, "xfs", 0, NULL));
+	return 0;
+}
+
+static int newfile(const char *name, int flags)
+{
+	unlink(fpath(name));
+	return open(fpath(name), O_RDWR | O_CREAT | O_TRUNC | flags, 0644);
+}
+
+/* ---- 1. geometry -----------------------------------------------------------*/
+static int t_geometry(void)
+{
+	struct stat st;
+	struct statfs sf;
+	int fd = newfile("geom", 0);
+
+	SYS(fd);
+	SYS(fstat(fd, &st));
+	close(fd);
+	SYS(statfs(mnt, &sf));
+	CHK(st.st_blksize == bs, "st_blksize %ld != bs %ld", (long)st.st_blksize, bs);
+	CHK(sf.f_bsize == bs, "statfs f_bsize %ld != bs %ld", (long)sf.f_bsize, bs);
+	return 0;
+}
+
+/* ---- 2. stale data ---------------------------------------------------------*/
+/* Sub-page and sub-block writes into new blocks of file `name`. */
+static int stale_writes(int fd, struct model *m, int seed, long base)
+{
+	static const long spots[][2] = {
+		/* block index, offset in block (in units: -1 = end), length */
+		{ 1, 100 }, { 3, PG - 10 }, { 5, -300 }, { 7, PG }, { 9, 1 },
+	};
+	static const long lens[] = { 200, 20, 300, PG, 1 };
+	unsigned char b[PG];
+
+	for (unsigned i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		long o = spots[i][1] < 0 ? bs + spots[i][1] : spots[i][1] % bs;
+		long off = base + spots[i][0] * bs + o, len = lens[i];
+
+		if (o + len > bs)
+			len = bs - o;
+		fillpat(b, off, len, seed);
+		if (pwrite_all(fd, b, len, off))
+			return -1;
+		m_write(m, off, b, len);
+	}
+	/* an interior tail so every written block is followed by more file */
+	fillpat(b, base + 11 * bs, 16, seed);
+	if (pwrite_all(fd, b, 16, base + 11 * bs))
+		return -1;
+	m_write(m, base + 11 * bs, b, 16);
+	return 0;
+}
+
+static int t_stale_buffered(void)
+{
+	struct model m;
+	int fd;
+
+	m_init(&m, 16 * bs);
+	SYS(fd = newfile("stale-b", 0));
+	if (stale_writes(fd, &m, 1, 0))
+		return -1;
+	close(fd);
+	return verify_both("stale-b", &m, "sub-block writes into new blocks");
+}
+
+static int t_stale_remount(void)
+{
+	struct model m;
+	int fd;
+
+	m_init(&m, 16 * bs);
+	SYS(fd = newfile("stale-r", 0));
+	if (stale_writes(fd, &m, 2, 0))
+		return -1;
+	close(fd);
+	if (remount())
+		return -1;
+	return verify_both("stale-r", &m, "sub-block writes, after umount+mount");
+}
+
+static int t_stale_unwritten(void)
+{
+	struct model m;
+	int fd;
+
+	/* (a) fallocate that sets the size: all writes land in unwritten blocks */
+	m_init(&m, 16 * bs);
+	SYS(fd = newfile("stale-u", 0));
+	SYS(fallocate(fd, 0, 0, 12 * bs));
+	m.size = 12 * bs;
+	if (stale_writes(fd, &m, 3, 0))
+		return -1;
+	close(fd);
+	if (verify_both("stale-u", &m, "writes into fallocated unwritten extents"))
+		return -1;
+	if (remount() || verify_buffered("stale-u", &m, "unwritten, after umount+mount"))
+		return -1;
+
+	/* (b) KEEP_SIZE preallocation: writes extend the file inside it */
+	m_init(&m, 16 * bs);
+	SYS(fd = newfile("stale-k", 0));
+	SYS(fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, 12 * bs));
+	if (stale_writes(fd, &m, 4, 0))
+		return -1;
+	close(fd);
+	return verify_both("stale-k", &m, "writes into KEEP_SIZE preallocation");
+}
+
+/* ---- 3. O_DIRECT -----------------------------------------------------------*/
+static int dio_pieces(int dfd, struct model *m, int seed)
+{
+	static const long spots[][3] = {
+		/* block, offset in block (-N = from the end), length */
+		{ 1, 512, 512 }, { 3, PG, PG }, { 5, -512, 512 }, { 7, 0, 512 }, { 9, 1024, 2048 },
+	};
+	unsigned char *b = abuf(2 * PG);
+
+	for (unsigned i = 0; i < sizeof(spots) / sizeof(spots[0]); i++) {
+		long o = spots[i][1] < 0 ? bs + spots[i][1] : spots[i][1] % bs;
+		long len = spots[i][2], off = spots[i][0] * bs + o;
+
+		if (o + len > bs)
+			len = bs - o;
+		fillpat(b, off, len, seed);
+		if (pwrite_all(dfd, b, len, off))
+			return -1;
+		m_write(m, off, b, len);
+	}
+	free(b);
+	return 0;
+}
+
+static int dio_check(const char *name, struct model *m, const char *ctx)
+{
+	char c[160];
+
+	snprintf(c, sizeof(c), "%s, right after", ctx);
+	if (verify_dio(name, m, c) || verify_buffered(name, m, c))
+		return -1;
+	if (drop_caches())
+		return -1;
+	snprintf(c, sizeof(c), "%s, after drop_caches", ctx);
+	if (verify_dio(name, m, c) || verify_buffered(name, m, c))
+		return -1;
+	return 0;
+}
+
+static int t_dio_hole(void)
+{
+	struct model m;
+	unsigned char *b = abuf(PG);
+	int dfd;
+
+	/* holes inside EOF */
+	m_init(&m, 16 * bs);
+	SYS(dfd = newfile("dio-h", O_DIRECT));
+	SYS(ftruncate(dfd, 12 * bs));
+	m.size = 12 * bs;
+	if (dio_pieces(dfd, &m, 5))
+		return -1;
+	close(dfd);
+	if (dio_check("dio-h", &m, "sub-block O_DIRECT writes into holes"))
+		return -1;
+
+	/* extending DIO write into a new block past EOF, then extend by truncate */
+	m_init(&m, 16 * bs);
+	SYS(dfd = newfile("dio-e", O_DIRECT));
+	fillpat(b, 2 * bs + 512, 512, 6);
+	if (pwrite_all(dfd, b, 512, 2 * bs + 512))
+		return -1;
+	m_write(&m, 2 * bs + 512, b, 512);
+	SYS(ftruncate(dfd, 4 * bs));
+	m.size = 4 * bs;
+	close(dfd);
+	free(b);
+	return dio_check("dio-e", &m, "extending O_DIRECT write, then truncate up");
+}
+
+static int t_dio_unwritten(void)
+{
+	struct model m;
+	int dfd;
+
+	m_init(&m, 16 * bs);
+	SYS(dfd = newfile("dio-u", O_DIRECT));
+	SYS(fallocate(dfd, 0, 0, 12 * bs));
+	m.size = 12 * bs;
+	if (dio_pieces(dfd, &m, 7))
+		return -1;
+	close(dfd);
+	if (dio_check("dio-u", &m, "sub-block O_DIRECT writes into unwritten extents"))
+		return -1;
+	m_init(&m, 16 * bs);
+	SYS(dfd = newfile("dio-k", O_DIRECT));
+	SYS(fallocate(dfd, FALLOC_FL_KEEP_SIZE, 0, 12 * bs));
+	if (dio_pieces(dfd, &m, 8))
+		return -1;
+	close(dfd);
+	return dio_check("dio-k", &m, "O_DIRECT writes into KEEP_SIZE preallocation");
+}
+
+static uint64_t rng_state;
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* generic/091 style: buffered and O_DIRECT I/O on one file, checked on every read. */
+static int t_dio_mixed(void)
+{
+	long maxlen = 8 * bs, nops = 1500;
+	struct model m;
+	unsigned char *b = abuf(maxlen + bs), *r = abuf(maxlen + bs);
+	int fd, dfd;
+	char ctx[160];
+	const char *env = getenv("LBS_MIXED_OPS");
+
+	if (env)
+		nops = atol(env);
+	rng_state = 0x9e3779b97f4a7c15ULL ^ (uint64_t)bs;
+	m_init(&m, maxlen + bs);
+	SYS(fd = newfile("dio-m", 0));
+	SYS(dfd = open(fpath("dio-m"), O_RDWR | O_DIRECT));
+	for (long op = 0; op < nops; op++) {
+		int kind = rnd() % 6;
+		long off, len;
+		ssize_t n;
+
+		if (kind <= 1) { /* buffered write, any alignment */
+			off = rnd() % maxlen;
+			len = 1 + rnd() % (bs + PG);
+			if (off + len > maxlen)
+				len = maxlen - off;
+			fillpat(b, off, len, (int)op);
+			if (pwrite_all(fd, b, len, off))
+				goto out;
+			m_write(&m, off, b, len);
+		} else if (kind == 2) { /* DIO write, 512-aligned */
+			off = (long)(rnd() % (maxlen / 512)) * 512;
+			len = (1 + (long)(rnd() % ((bs + PG) / 512))) * 512;
+			if (off + len > maxlen)
+				len = maxlen - off;
+			fillpat(b, off, len, (int)op);
+			if (pwrite_all(dfd, b, len, off))
+				goto out;
+			m_write(&m, off, b, len);
+		} else if (kind == 3) { /* buffered read */
+			off = m.size ? rnd() % m.size : 0;
+			len = 1 + rnd() % (2 * bs);
+			n = pread(fd, r, len, off);
+			if (n != (off + len > m.size ? m.size - off : len)) {
+				fail("op %ld: buffered read(%ld,%ld) = %zd, size %ld", op, off, len, n, m.size);
+				goto out;
+			}
+			snprintf(ctx, sizeof(ctx), "op %ld buffered read", op);
+			if (cmp_model(&m, r, off, n, ctx))
+				goto out;
+		} else if (kind == 4) { /* DIO read, 512-aligned */
+			off = m.size ? (long)(rnd() % (m.size / 512 + 1)) * 512 : 0;
+			len = (1 + (long)(rnd() % (2 * bs / 512))) * 512;
+			n = pread(dfd, r, len, off);
+			if (n < 0 || n != (off >= m.size ? 0 : (off + len > m.size ? m.size - off : len))) {
+				fail("op %ld: O_DIRECT read(%ld,%ld) = %zd (%s), size %ld", op, off, len, n,
+				     n < 0 ? strerror(errno) : "", m.size);
+				goto out;
+			}
+			snprintf(ctx, sizeof(ctx), "op %ld O_DIRECT read", op);
+			if (cmp_model(&m, r, off, n, ctx))
+				goto out;
+		} else { /* truncate */
+			off = rnd() % maxlen;
+			if (ftruncate(fd, off)) {
+				fail("op %ld: ftruncate(%ld): %s", op, off, strerror(errno));
+				goto out;
+			}
+			m_trunc(&m, off);
+		}
+	}
+	close(fd);
+	close(dfd);
+	return verify_both("dio-m", &m, "after mixed buffered/O_DIRECT ops");
+out:
+	return -1;
+}
+
+/* ---- 4. mmap ---------------------------------------------------------------*/
+static int mmap_write(int fd, struct model *m, long off, long len, int seed)
+{
+	long start = off / PG * PG, delta = off - start;
+	unsigned char *p = mmap(NULL, len + delta, PROT_READ | PROT_WRITE, MAP_SHARED, fd, start);
+
+	if (p == MAP_FAILED) {
+		fail("mmap(%ld, %ld): %s", start, len + delta, strerror(errno));
+		return -1;
+	}
+	for (long i = 0; i < len; i++)
+		p[delta + i] = pat(off + i, seed);
+	if (msync(p, len + delta, MS_SYNC)) {
+		fail("msync: %s", strerror(errno));
+		return -1;
+	}
+	munmap(p, len + delta);
+	for (long i = 0; i < len; i++)
+		m->d[off + i] = pat(off + i, seed);
+	return 0;
+}
+
+static int t_mmap_hole(void)
+{
+	struct model m;
+	int fd;
+
+	m_init(&m, 16 * bs);
+	SYS(fd = newfile("mmap-h", 0));
+	SYS(ftruncate(fd, 12 * bs));
+	m.size = 12 * bs;
+	if (mmap_write(fd, &m, bs + 100, 50, 9) || mmap_write(fd, &m, 3 * bs + PG + 7, 100, 9) ||
+	    mmap_write(fd, &m, 6 * bs - 10, 20, 9) || mmap_write(fd, &m, 9 * bs, PG, 9))
+		return -1;
+	close(fd);
+	return verify_both("mmap-h", &m, "mmap writes over holes");
+}
+
+static int t_mmap_eof(void)
+{
+	struct model m;
+	unsigned char *b = abuf(2 * bs);
+	int fd;
+
+	m_init(&m, 16 * bs);
+	SYS(fd = newfile("mmap-e", 0));
+	fillpat(b, 0, bs + 1000, 10);
+	if (pwrite_all(fd, b, bs + 1000, 0))
+		return -1;
+	m_write(&m, 0, b, bs + 1000);
+	SYS(fsync(fd));
+	SYS(ftruncate(fd, 4 * bs + 500));
+	m.size = 4 * bs + 500;
+	if (mmap_write(fd, &m, bs + 2000, 100, 11) || mmap_write(fd, &m, 2 * bs + 10, 10, 11) ||
+	    mmap_write(fd, &m, 4 * bs + 100, 50, 11))
+		return -1;
+	close(fd);
+	free(b);
+	return verify_both("mmap-e", &m, "mmap writes past the old EOF after ftruncate up");
+}
+
+/* ---- 5. truncate and EOF ---------------------------------------------------*/
+static int t_trunc_eof(void)
+{
+	const long cuts[] = { bs + 1234, bs + 100, 2 * bs - 100, bs + PG + 1 };
+	unsigned char *b = abuf(4 * bs);
+	char ctx[160];
+
+	for (unsigned i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		for (int synced = 0; synced < 2; synced++) {
+			long cut = cuts[i];
+			struct model m;
+			int fd;
+
+			m_init(&m, 8 * bs);
+			SYS(fd = newfile("trunc", 0));
+			fillpat(b, 0, 3 * bs, 20 + i);
+			if (pwrite_all(fd, b, 3 * bs, 0))
+				return -1;
+			m_write(&m, 0, b, 3 * bs);
+			SYS(fsync(fd));
+			SYS(ftruncate(fd, cut));
+			m_trunc(&m, cut);
+			if (synced && drop_caches())
+				return -1;
+			/* extend by write */
+			fillpat(b, 2 * bs + 100, 10, 30);
+			if (pwrite_all(fd, b, 10, 2 * bs + 100))
+				return -1;
+			m_write(&m, 2 * bs + 100, b, 10);
+			snprintf(ctx, sizeof(ctx), "truncate to %ld%s, extend by write", cut,
+				 synced ? " (+drop_caches)" : "");
+			if (verify_both("trunc", &m, ctx))
+				return -1;
+			/* truncate down again, extend by truncate */
+			SYS(ftruncate(fd, cut - 1));
+			m_trunc(&m, cut - 1);
+			if (synced && drop_caches())
+				return -1;
+			SYS(ftruncate(fd, 3 * bs + 7));
+			m_trunc(&m, 3 * bs + 7);
+			snprintf(ctx, sizeof(ctx), "truncate to %ld%s, extend by truncate", cut - 1,
+				 synced ? " (+drop_caches)" : "");
+			close(fd);
+			if (verify_both("trunc", &m, ctx))
+				return -1;
+		}
+	}
+	free(b);
+	return 0;
+}
+
+/*
+ * generic/363 pattern: mmap the EOF page, write bytes past EOF inside that
+ * page through the mapping, munmap, extend the file; the gap reads zero.
+ * setup: 0 = EOF block just written (delalloc), 1 = written and fsynced,
+ *        2 = EOF inside a KEEP_SIZE preallocation, fsynced.
+ */
+static int pollute_extend(int how)
+{
+	const long eofs[] = { bs + 1000, 2 * bs - 1000, bs + bs / 2 + 5 };
+	static const char *const hown[] = { "write", "truncate", "fallocate" };
+	static const char *const setn[] = { "delalloc", "fsynced", "prealloc" };
+	unsigned char *b = abuf(4 * bs);
+	char ctx[200];
+
+	for (int setup = 0; setup < 3; setup++) {
+		for (unsigned e = 0; e < sizeof(eofs) / sizeof(eofs[0]); e++) {
+			long eof = eofs[e], pg = (eof - 1) / PG * PG, newsize;
+			struct model m;
+			unsigned char *p;
+			int fd;
+
+			if (eof % PG == 0)
+				continue;
+			m_init(&m, 8 * bs);
+			SYS(fd = newfile("pollute", 0));
+			if (setup == 2)
+				SYS(fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, 4 * bs));
+			fillpat(b, 0, eof, 40);
+			if (pwrite_all(fd, b, eof, 0))
+				return -1;
+			m_write(&m, 0, b, eof);
+			if (setup)
+				SYS(fsync(fd));
+			p = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, pg);
+			if (p == MAP_FAILED) {
+				fail("mmap EOF page: %s", strerror(errno));
+				return -1;
+			}
+			memset(p + (eof - pg), 0xEE, PG - (eof - pg)); /* past EOF */
+			munmap(p, PG);
+			switch (how) {
+			case 0:
+				newsize = 3 * bs + 10;
+				fillpat(b, 3 * bs, 10, 41);
+				if (pwrite_all(fd, b, 10, 3 * bs))
+					return -1;
+				m_write(&m, 3 * bs, b, 10);
+				break;
+			case 1:
+				newsize = 3 * bs + 10;
+				SYS(ftruncate(fd, newsize));
+				break;
+			default:
+				newsize = 3 * bs;
+				SYS(fallocate(fd, 0, eof, newsize - eof));
+				break;
+			}
+			m.size = newsize;
+			close(fd);
+			snprintf(ctx, sizeof(ctx), "EOF %ld (%s), post-EOF bytes polluted by mmap, extended by %s",
+				 eof, setn[setup], hown[how]);
+			if (verify_both("pollute", &m, ctx))
+				return -1;
+		}
+	}
+	free(b);
+	return 0;
+}
+static int t_pollute_write(void) { return pollute_extend(0); }
+static int t_pollute_trunc(void) { return pollute_extend(1); }
+static int t_pollute_falloc(void) { return pollute_extend(2); }
+
+/* ---- 6. fsync of a sub-block range -----------------------------------------*/
+/* Read block `blk` of file fd from the raw device via FIEMAP. */
+static int raw_block(int fd, long blk, unsigned char *out)
+{
+	struct {
+		struct fiemap f;
+		struct fiemap_extent e[8];
+	} fm;
+	int dfd;
+	long phys = -1;
+
+	memset(&fm, 0, sizeof(fm));
+	fm.f.fm_start = blk * bs;
+	fm.f.fm_length = bs;
+	fm.f.fm_flags = 0; /* no FIEMAP_FLAG_SYNC: that would flush the whole file */
+	fm.f.fm_extent_count = 8;
+	SYS(ioctl(fd, FS_IOC_FIEMAP, &fm.f));
+	for (unsigned i = 0; i < fm.f.fm_mapped_extents; i++) {
+		struct fiemap_extent *x = &fm.e[i];
+
+		if (x->fe_logical <= (uint64_t)blk * bs && x->fe_logical + x->fe_length > (uint64_t)blk * bs) {
+			if (x->fe_flags & (FIEMAP_EXTENT_UNWRITTEN | FIEMAP_EXTENT_DELALLOC |
+					   FIEMAP_EXTENT_UNKNOWN)) {
+				fail("block %ld: extent flags 0x%x after fsync (not written)", blk, x->fe_flags);
+				return -1;
+			}
+			phys = x->fe_physical + (blk * bs - x->fe_logical);
+		}
+	}
+	CHK(phys >= 0, "block %ld not mapped after fsync (FIEMAP)", blk);
+	SYS(dfd = open(dev, O_RDONLY | O_DIRECT));
+	if (pread(dfd, out, bs, phys) != bs) {
+		fail("raw read of %s at %ld: %s", dev, phys, strerror(errno));
+		close(dfd);
+		return -1;
+	}
+	close(dfd);
+	return 0;
+}
+
+static int t_fsync_range(void)
+{
+	unsigned char *b = abuf(4 * bs), *raw = abuf(bs);
+	struct model m;
+	char ctx[160];
+	int fd, sfd;
+
+	/* (a) O_DSYNC sub-block write into a hole (vfs_fsync_range on a sub-block range) */
+	m_init(&m, 8 * bs);
+	SYS(fd = newfile("fsync", 0));
+	SYS(ftruncate(fd, 4 * bs));
+	m.size = 4 * bs;
+	SYS(sfd = open(fpath("fsync"), O_RDWR | O_DSYNC));
+	{
+		long off = 2 * bs + (bs > PG ? PG : 0) + 50; /* second page of block 2 */
+
+		fillpat(b, off, 300, 50);
+		if (pwrite_all(sfd, b, 300, off))
+			return -1;
+		m_write(&m, off, b, 300);
+	}
+	close(sfd);
+	if (raw_block(fd, 2, raw) || cmp_model(&m, raw, 2 * bs, bs, "O_DSYNC write into hole, raw device"))
+		return -1;
+
+	/* (b) sync_file_range of a sub-block range over a written block */
+	fillpat(b, 0, 4 * bs, 51);
+	if (pwrite_all(fd, b, bs, 0) || pwrite_all(fd, b + 3 * bs, bs, 3 * bs))
+		return -1;
+	m_write(&m, 0, b, bs);
+	m_write(&m, 3 * bs, b + 3 * bs, bs);
+	SYS(fsync(fd));
+	fillpat(b, 0, 200, 52);
+	if (pwrite_all(fd, b, 200, 3 * bs + bs / 2 + 10))
+		return -1;
+	m_write(&m, 3 * bs + bs / 2 + 10, b, 200);
+	SYS(sync_file_range(fd, 3 * bs + bs / 2 + 10, 200,
+			    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER));
+	if (raw_block(fd, 3, raw) || cmp_model(&m, raw, 3 * bs, bs, "sync_file_range sub-block, raw device"))
+		return -1;
+
+	/* (c) fdatasync after a sub-block write into a hole; then drop_caches + O_DIRECT read */
+	fillpat(b, 0, 100, 53);
+	if (pwrite_all(fd, b, 100, bs + 7))
+		return -1;
+	m_write(&m, bs + 7, b, 100);
+	SYS(fdatasync(fd));
+	if (raw_block(fd, 1, raw) || cmp_model(&m, raw, bs, bs, "fdatasync sub-block into hole, raw device"))
+		return -1;
+	close(fd);
+	if (drop_caches())
+		return -1;
+	snprintf(ctx, sizeof(ctx), "after sub-block syncs");
+	return verify_dio("fsync", &m, ctx);
+}
+
+/* ---- 7. fallocate ----------------------------------------------------------*/
+static int t_falloc_ops(void)
+{
+	long n = 16;
+	unsigned char *b = abuf(n * bs);
+	struct model m;
+	int fd;
+
+	m_init(&m, (n + 4) * bs);
+	SYS(fd = newfile("falloc", 0));
+	fillpat(b, 0, n * bs, 60);
+	if (pwrite_all(fd, b, n * bs, 0))
+		return -1;
+	m_write(&m, 0, b, n * bs);
+	SYS(fsync(fd));
+
+	SYS(fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 2 * bs, bs));
+	m_zero(&m, 2 * bs, bs);
+	if (verify_both("falloc", &m, "punch hole block 2"))
+		return -1;
+	SYS(fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 6 * bs + 100, 300));
+	m_zero(&m, 6 * bs + 100, 300);
+	if (verify_both("falloc", &m, "punch hole, sub-block range"))
+		return -1;
+	SYS(fallocate(fd, FALLOC_FL_ZERO_RANGE, 4 * bs, 2 * bs));
+	m_zero(&m, 4 * bs, 2 * bs);
+	if (verify_both("falloc", &m, "zero range blocks 4-5"))
+		return -1;
+	SYS(fallocate(fd, FALLOC_FL_ZERO_RANGE, 7 * bs + PG + 3, 1000));
+	m_zero(&m, 7 * bs + PG + 3, 1000);
+	if (verify_both("falloc", &m, "zero range, sub-block"))
+		return -1;
+	/* collapse block 8 */
+	SYS(fallocate(fd, FALLOC_FL_COLLAPSE_RANGE, 8 * bs, bs));
+	memmove(m.d + 8 * bs, m.d + 9 * bs, m.size - 9 * bs);
+	m_trunc(&m, m.size - bs);
+	if (verify_both("falloc", &m, "collapse range block 8"))
+		return -1;
+	/* insert at block 3 */
+	SYS(fallocate(fd, FALLOC_FL_INSERT_RANGE, 3 * bs, bs));
+	memmove(m.d + 4 * bs, m.d + 3 * bs, m.size - 3 * bs);
+	memset(m.d + 3 * bs, 0, bs);
+	m.size += bs;
+	close(fd);
+	if (verify_both("falloc", &m, "insert range at block 3"))
+		return -1;
+	return verify_dio("falloc", &m, "after fallocate ops");
+}
+
+static int t_falloc_einval(void)
+{
+	const long offs[] = { bs / 2, PG, 512 };
+	int fd;
+	unsigned char *b = abuf(8 * bs);
+
+	SYS(fd = newfile("einval", 0));
+	fillpat(b, 0, 8 * bs, 70);
+	if (pwrite_all(fd, b, 8 * bs, 0))
+		return -1;
+	for (unsigned i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
+		long o = offs[i];
+
+		if (o % bs == 0)
+			continue;
+		for (int mode = 0; mode < 2; mode++) {
+			int fl = mode ? FALLOC_FL_INSERT_RANGE : FALLOC_FL_COLLAPSE_RANGE;
+			const char *nm = mode ? "insert" : "collapse";
+
+			errno = 0;
+			CHK(fallocate(fd, fl, o, bs) < 0 && errno == EINVAL,
+			    "%s at unaligned offset %ld: %s (want EINVAL)", nm, o, errno ? strerror(errno) : "succeeded");
+			errno = 0;
+			CHK(fallocate(fd, fl, bs, o) < 0 && errno == EINVAL,
+			    "%s with unaligned length %ld: %s (want EINVAL)", nm, o, errno ? strerror(errno) : "succeeded");
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+/* ---- 8. runt last AG: fill to ENOSPC (MNT is the runt image) ---------------*/
+static int t_runt_ag(void)
+{
+	char name[64];
+	long nfiles = 0, nbig = 0;
+	int fd, enospc = 0;
+	unsigned char *b = abuf(bs);
+
+	memset(b, 0x5a, bs);
+	if (mkdir(fpath("d"), 0755) < 0)
+		CHK(errno == EEXIST, "mkdir: %s", strerror(errno));
+	/* inodes and small files first, in dirs spread over the AGs */
+	for (int i = 0; i < 200; i++) {
+		snprintf(name, sizeof(name), "p%d", i % 10);
+		mkdir(fpath(name), 0755);
+		snprintf(name, sizeof(name), "p%d/f%d", i % 10, i);
+		SYS(fd = open(fpath(name), O_RDWR | O_CREAT, 0644));
+		if (pwrite_all(fd, b, bs, 0))
+			return -1;
+		close(fd);
+	}
+	/* big preallocations until ENOSPC, then smaller ones to take the rest */
+	for (long sz = 64L << 20; sz >= bs; sz /= 2) {
+		for (;;) {
+			int r;
+
+			snprintf(name, sizeof(name), "big%ld", nbig);
+			fd = newfile(name, 0);
+			if (fd < 0) {
+				CHK(errno == ENOSPC, "create %s: %s", name, strerror(errno));
+				enospc = 1;
+				break;
+			}
+			r = fallocate(fd, 0, 0, sz);
+			close(fd);
+			if (r < 0) {
+				CHK(errno == ENOSPC, "fallocate %s (%ld bytes): %s", name, sz, strerror(errno));
+				unlink(fpath(name));
+				enospc = 1;
+				break;
+			}
+			nbig++;
+		}
+	}
+	CHK(enospc, "no ENOSPC after %ld preallocations", nbig);
+	/* small files (inodes in every AG, the runt one too) until ENOSPC */
+	for (nfiles = 0; nfiles < 4000; nfiles++) {
+		snprintf(name, sizeof(name), "d/f%ld", nfiles);
+		fd = open(fpath(name), O_RDWR | O_CREAT, 0644);
+		if (fd < 0) {
+			CHK(errno == ENOSPC, "create %s: %s", name, strerror(errno));
+			break;
+		}
+		if (write(fd, b, bs) != bs) {
+			CHK(errno == ENOSPC, "write %s: %s", name, strerror(errno));
+			close(fd);
+			break;
+		}
+		close(fd);
+	}
+	sync();
+	fprintf(stderr, "runt-ag: 200 files, %ld preallocated files, %ld small files at ENOSPC\n", nbig, nfiles);
+	SYS(umount(mnt));
+	SYS(mount(dev, mnt, "xfs", 0, NULL));
+	/* free some space and write again */
+	for (long i = 0; i < nbig; i++) {
+		snprintf(name, sizeof(name), "big%ld", i);
+		unlink(fpath(name));
+	}
+	SYS(fd = newfile("after", 0));
+	if (pwrite_all(fd, b, bs, 0))
+		return -1;
+	close(fd);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------*/
+static const struct {
+	const char *name;
+	int (*fn)(void);
+} tests[] = {
+	{ "geometry", t_geometry },
+	{ "stale-buffered", t_stale_buffered },
+	{ "stale-remount", t_stale_remount },
+	{ "stale-unwritten", t_stale_unwritten },
+	{ "dio-hole", t_dio_hole },
+	{ "dio-unwritten", t_dio_unwritten },
+	{ "dio-mixed", t_dio_mixed },
+	{ "mmap-hole", t_mmap_hole },
+	{ "mmap-eof", t_mmap_eof },
+	{ "trunc-eof", t_trunc_eof },
+	{ "eof-pollute-write", t_pollute_write },
+	{ "eof-pollute-trunc", t_pollute_trunc },
+	{ "eof-pollute-falloc", t_pollute_falloc },
+	{ "fsync-range", t_fsync_range },
+	{ "falloc-ops", t_falloc_ops },
+	{ "falloc-einval", t_falloc_einval },
+	{ "runt-ag", t_runt_ag },
+};
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+			printf("%s\n", tests[i].name);
+		return 0;
+	}
+	if (argc != 5) {
+		fprintf(stderr, "usage: lbs-verify TEST MNT BS DEV | --list\n");
+		return 2;
+	}
+	mnt = argv[2];
+	bs = atol(argv[3]);
+	dev = argv[4];
+	if (bs < 512 || (bs & (bs - 1))) {
+		fprintf(stderr, "lbs-verify: bad block size %s\n", argv[3]);
+		return 2;
+	}
+	for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		if (strcmp(argv[1], tests[i].name))
+			continue;
+		if (tests[i].fn() || failed) {
+			printf("fail %s\n", failed ? reason : "(no reason)");
+			return 1;
+		}
+		printf("pass\n");
+		return 0;
+	}
+	fprintf(stderr, "lbs-verify: unknown test '%s' (see --list)\n", argv[1]);
+	return 2;
+}
