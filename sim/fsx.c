@@ -782,6 +782,7 @@ int lbs_fsx_replay_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 	size_t cap = 0;
 	ssize_t nread;
 	unsigned long lineno = 0;
+	uint64_t writes = 0;
 	int rc = 0;
 	double t0 = now();
 
@@ -856,6 +857,13 @@ int lbs_fsx_replay_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 		if (!fsx_normalize(&c, &r, b->size(b->p))) {
 			c.fsx_skipped++;
 			continue;
+		}
+		if (r.op == OP_WRITE && ++writes == o->perturb_write &&
+		    r.len > 1) {
+			fprintf(stderr, "%s:%lu: test: write 0x%" PRIx64 " 0x%"
+				PRIx64 " replayed one byte short\n", path,
+				lineno, r.off, r.len);
+			r.len--;
 		}
 		if (!exec_op(&c, &r)) {
 			res->mismatches = 1;

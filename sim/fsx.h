@@ -19,6 +19,9 @@ struct lbs_fsx_opts {
 	bool progress;
 	bool quiet;
 	unsigned unsupported;	/* LBS_FSX_F_* the filesystem lacks: skipped */
+	/* test only (negative control of the replay cross-check): replay
+	 * the Nth write one byte short, oracle included; 0: off */
+	uint64_t perturb_write;
 };
 
 /* features a filesystem may lack; their ops are skipped and counted */

@@ -6,7 +6,8 @@
  *           [--file-size L] [--op-size O] [--no-crash] [--record-ops F]
  *           [--unsupported LIST] [--final-sum] [--drop-caches-global]
  *           [--quiet] PATH
- *   lbs-fsx --replay F.fsxops [--file-size L] [--final-sum] PATH
+ *   lbs-fsx --replay F.fsxops [--file-size L] [--final-sum]
+ *           [--test-perturb-write N] PATH
  * The same seed and options give lbs-sim fsx's op stream (B and P default
  * to the file's filesystem block size and the system page size; the
  * generator's st_blksize is the file's).  A crash is not possible on a
@@ -32,7 +33,10 @@ static void usage(FILE *f)
 		"               [--file-size L] [--op-size O] [--no-crash]\n"
 		"               [--record-ops F] [--unsupported LIST] [--final-sum]\n"
 		"               [--drop-caches-global] [--quiet] PATH\n"
-		"       lbs-fsx --replay F.fsxops [--file-size L] [--final-sum] PATH\n"
+		"       lbs-fsx --replay F.fsxops [--file-size L] [--final-sum]\n"
+		"               [--test-perturb-write N] PATH\n"
+		"--test-perturb-write N: replay the Nth write one byte short (a\n"
+		"negative control for final-sum cross-checks)\n"
 		"unsupported: %s\n", lbs_fsx_feature_names());
 }
 
@@ -75,6 +79,7 @@ int main(int argc, char **argv)
 		{ "quiet", 0, NULL, 'q' }, { "replay", 1, NULL, 'R' },
 		{ "unsupported", 1, NULL, 'U' }, { "final-sum", 0, NULL, 's' },
 		{ "drop-caches-global", 0, NULL, 'G' },
+		{ "test-perturb-write", 1, NULL, 'P' },
 		{ "help", 0, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	struct lbs_fsx_opts o = { .ops = 10000, .seed = 1 };
@@ -90,6 +95,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", lo, &idx)) != -1) {
 		switch (c) {
 		case 'b': case 'p': case 'N': case 'S': case 'l': case 'o':
+		case 'P':
 			if (num(lo[idx].name, optarg, &v))
 				return 2;
 			if (c == 'b') bs = v;
@@ -98,6 +104,7 @@ int main(int argc, char **argv)
 			if (c == 'S') o.seed = v;
 			if (c == 'l') o.file_size = v;
 			if (c == 'o') o.op_size = v;
+			if (c == 'P') o.perturb_write = v;
 			break;
 		case 'U':
 			if (lbs_fsx_features_parse(optarg, &o.unsupported)) {
