@@ -1,0 +1,193 @@
+#!/bin/sh
+# Guest side of `make qemu-verify` (tests/qemu/verify.sh): runs as /test.sh in
+# the busybox initramfs.
+#
+#   run-suite.sh            run the suite per block size (guest)
+#   run-suite.sh --list     print the test names, one a line (host and guest)
+#
+# Reads /lbs/config (shell assignments): KERNEL (expectation key, e.g.
+# ref-6.12), BLOCK_SIZES, LBS_OPS (ops per lbs-fsx campaign), LBS_SEED.
+# Disks are found by their virtio serial (/sys/block/vdX/serial):
+#   m<BS>  main image, block size BS, pre-filled with "STALEDA\n" before mkfs
+#   r<BS>  runt-last-AG image, block size BS
+# Prints exactly one line per test and block size:
+#   LBS-VERIFY <bs> <name>: pass|fail|xfail|skip <reason>
+# with /lbs/expect.txt applied (tests/guest/expect.txt): a failure listed
+# there for KERNEL/bs is reported as xfail, and a pass of a listed test as
+# "fail XPASS". Also: "LBS-TEST: begin verify", "LBS-TEST: end verify".
+# Binaries: /bin/lbs-verify (tests/guest/lbs-verify.c), /bin/lbs-fsx
+# (optional: sim/ lbs-fsx-static).
+VERIFY=${LBS_VERIFY_BIN:-/bin/lbs-verify}
+FSX=${LBS_FSX_BIN:-/bin/lbs-fsx}
+FSX_TESTS="fsx-buffered-mmap fsx-dio fsx-mixed"
+
+list() {
+	echo mount
+	"$VERIFY" --list || return 1
+	for t in $FSX_TESTS; do echo "$t"; done
+}
+if [ "${1:-}" = --list ]; then
+	list
+	exit $?
+fi
+
+KERNEL=unknown BLOCK_SIZES="" LBS_OPS=10000 LBS_SEED=1
+# shellcheck disable=SC1091
+[ -f /lbs/config ] && . /lbs/config
+EXPECT=/lbs/expect.txt
+WARN_RE='WARNING:|BUG:|kernel BUG at|Oops|Kernel panic|Assertion failed|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|Bad page|general protection fault|Call Trace:|UBSAN:'
+
+echo "LBS-TEST: begin verify kernel=$KERNEL block_sizes=\"$BLOCK_SIZES\" ops=$LBS_OPS seed=$LBS_SEED"
+mkdir -p /mnt/m /mnt/r /tmp
+TESTS=$(list | tr '\n' ' ')
+
+# expect BS TEST -> prints "xfail REASON" if the table lists it, else nothing
+expect() {
+	[ -f "$EXPECT" ] || return 0
+	while read -r k b t r reason; do
+		case $k in '' | \#*) continue ;; esac
+		[ "$k" = "$KERNEL" ] || [ "$k" = "*" ] || continue
+		case $b in
+		\*) ;;
+		\>*) [ "$1" -gt "${b#>}" ] || continue ;;
+		*) [ "$b" = "$1" ] || continue ;;
+		esac
+		[ "$t" = "$2" ] || [ "$t" = "*" ] || continue
+		echo "$r $reason"
+		return 0
+	done <"$EXPECT"
+}
+
+# report BS TEST RAW_STATUS RAW_REASON: apply expectations, print the line
+report() {
+	bs=$1 t=$2 st=$3 why=$4
+	exp=$(expect "$bs" "$t")
+	case $exp:$st in
+	xfail*:fail) st=xfail why="${exp#xfail } [observed: $why]" ;;
+	xfail*:pass) st=fail why="XPASS: expected failure did not happen (${exp#xfail })" ;;
+	esac
+	echo "LBS-VERIFY $bs $t: $st${why:+ $why}"
+}
+
+# kernel messages since the last call that match WARN_RE
+new_warnings() {
+	dmesg -c 2>/dev/null | grep -E "$WARN_RE" | head -n 3 | tr '\n' ' '
+}
+
+# run BS TEST CMD...: run a test program, raw result from its last output line
+run() {
+	bs=$1 t=$2
+	shift 2
+	out=$("$@" 2>/tmp/err)
+	rc=$?
+	sed "s/^/LBS-LOG $bs $t: /" /tmp/err | tail -n 20
+	last=$(echo "$out" | tail -n 1)
+	w=$(new_warnings)
+	if [ -n "$w" ]; then
+		report "$bs" "$t" fail "kernel: $w"
+		return
+	fi
+	case $rc:$last in
+	0:pass*) report "$bs" "$t" pass "" ;;
+	3:skip*) report "$bs" "$t" skip "${last#skip }" ;;
+	*:fail*) report "$bs" "$t" fail "${last#fail }" ;;
+	*) report "$bs" "$t" fail "exit $rc, output: $(echo "$out" | tail -n 2 | tr '\n' ' ')" ;;
+	esac
+}
+
+devof() { # devof SERIAL -> /dev/vdX
+	for s in /sys/block/vd*/serial; do
+		[ -f "$s" ] || continue
+		if [ "$(cat "$s")" = "$1" ]; then
+			d=${s%/serial}
+			echo "/dev/${d##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+fsx() { # fsx BS TEST
+	bs=$1 t=$2
+	if [ ! -x "$FSX" ]; then
+		report "$bs" "$t" skip "lbs-fsx not built (build/meson/sim/lbs-fsx-static missing on the host)"
+		return
+	fi
+	case $t in
+	fsx-buffered-mmap) args="--unsupported dio" ;;
+	fsx-mixed) args="" ;;
+	fsx-dio)
+		report "$bs" "$t" skip "lbs-fsx has no O_DIRECT-only mode (fsx -Z -r/-w/-t alignment); O_DIRECT is covered by fsx-mixed and dio-*"
+		return ;;
+	esac
+	seed=$((LBS_SEED + bs))
+	f=/mnt/m/$t.fsx
+	rm -f "$f"
+	cmd="lbs-fsx --ops $LBS_OPS --seed $seed --block-size $bs --drop-caches-global --record-ops /tmp/$t.fsxops $args $f"
+	echo "LBS-LOG $bs $t: $cmd"
+	# shellcheck disable=SC2086
+	out=$("$FSX" --ops "$LBS_OPS" --seed "$seed" --block-size "$bs" --drop-caches-global \
+		--record-ops "/tmp/$t.fsxops" $args "$f" 2>&1)
+	rc=$?
+	echo "$out" | tail -n 25 | sed "s/^/LBS-LOG $bs $t: /"
+	w=$(new_warnings)
+	if [ -n "$w" ]; then
+		report "$bs" "$t" fail "kernel: $w (seed $seed)"
+	elif [ "$rc" -eq 0 ]; then
+		report "$bs" "$t" pass ""
+	else
+		tail -n 20 "/tmp/$t.fsxops" 2>/dev/null | sed "s/^/LBS-LOG $bs $t: last ops: /"
+		report "$bs" "$t" fail "lbs-fsx exit $rc, seed $seed, $LBS_OPS ops: $(echo "$out" | grep -v '^$' | tail -n 1)"
+	fi
+	rm -f "$f"
+}
+
+dmesg -c >/dev/null 2>&1
+for bs in $BLOCK_SIZES; do
+	echo "LBS-TEST: begin bs=$bs"
+	m=$(devof "m$bs") r=$(devof "r$bs")
+	mounted=0 why=""
+	if [ -z "$m" ]; then
+		report "$bs" mount fail "no disk with serial m$bs"
+	else
+		if mount -t xfs "$m" /mnt/m 2>/tmp/err; then
+			mounted=1
+			report "$bs" mount pass ""
+		else
+			msg=$(dmesg | grep -F "XFS (${m#/dev/})" | tail -n 1 | sed 's/^\[[^]]*\] *//')
+			why="mount refused: ${msg:-$(cat /tmp/err)}"
+			report "$bs" mount fail "$why"
+		fi
+		new_warnings >/dev/null
+	fi
+	skipwhy="not mounted"
+	case $(expect "$bs" mount) in xfail*) skipwhy="not mounted (expected: the mount refusal is this kernel's expected result)" ;; esac
+	for t in $TESTS; do
+		case $t in
+		mount) continue ;;
+		runt-ag)
+			if [ "$mounted" = 0 ]; then report "$bs" "$t" skip "$skipwhy"; continue; fi
+			if [ -z "$r" ]; then report "$bs" "$t" fail "no disk with serial r$bs"; continue; fi
+			if ! mount -t xfs "$r" /mnt/r 2>/tmp/err; then
+				report "$bs" "$t" fail "runt-AG image does not mount: $(dmesg | grep XFS | tail -n 1)"
+				continue
+			fi
+			run "$bs" "$t" "$VERIFY" runt-ag /mnt/r "$bs" "$r"
+			umount /mnt/r 2>/dev/null || report "$bs" "$t-umount" fail "umount failed"
+			;;
+		fsx-*)
+			if [ "$mounted" = 0 ]; then report "$bs" "$t" skip "$skipwhy"; continue; fi
+			fsx "$bs" "$t" ;;
+		*)
+			if [ "$mounted" = 0 ]; then report "$bs" "$t" skip "$skipwhy"; continue; fi
+			run "$bs" "$t" "$VERIFY" "$t" /mnt/m "$bs" "$m" ;;
+		esac
+	done
+	if [ "$mounted" = 1 ]; then
+		umount /mnt/m || echo "LBS-LOG $bs: umount /mnt/m failed"
+	fi
+	w=$(new_warnings)
+	[ -z "$w" ] || echo "LBS-LOG $bs: kernel warning at umount: $w"
+	echo "LBS-TEST: end bs=$bs"
+done
+echo "LBS-TEST: end verify"
