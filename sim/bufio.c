@@ -172,8 +172,11 @@ static uint32_t uninit_pages(struct lbs_sim *s, uint64_t bstart)
 static void count_need(struct lbs_sim *s, uint64_t bstart, uint32_t mask,
 		       uint64_t dfrom, uint64_t dto)
 {
-	uint32_t n = 1u << (s->blkbits - s->pshift);
+	uint32_t n;
 
+	if (!mask)	/* also every bs <= ps write: nothing to count */
+		return;
+	n = 1u << (s->blkbits - s->pshift);
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t a = bstart + ((uint64_t)i << s->pshift);
 		uint64_t b = a + s->ps;
