@@ -13,18 +13,39 @@
 #                           and KTAP parsing without the series (full build
 #                           of its own, in $(BUILD)/qemu/pristine-ktap).
 #   make ktap-selftest      ktap-check.py against the fixtures (seconds).
+#   make qemu-verify KERNEL=ref-6.12|stock-6.1|patched-6.1 [BLOCK_SIZES="..."]
+#                           the bs > PAGE_SIZE verification suite
+#                           (tests/qemu/verify.sh): kernel build (or reuse),
+#                           static guest tests (tests/guest), XFS images per
+#                           block size, one QEMU TCG boot. patched-6.1 uses
+#                           $(KERNEL_SERIES). Report:
+#                           $(BUILD)/qemu/$(KERNEL)/report.txt
+#   make qemu-verify-selftest  negative control: ref-6.12 plus
+#                           kernel-glue/selftest/*.patch (a broken
+#                           iomap_dio_zero) in its own worktree and obj dir;
+#                           succeeds only if the suite reports failures.
+#   make guest-tests        only the static guest binaries, in
+#                           $(BUILD)/guest (tests/guest/build.sh).
 #
 # Variables: BUILD (default build), KERNEL_SERIES, SKELETON_ARGS (extra
 # tests/qemu/skeleton.sh options, e.g. --suite NAME --extra-config FRAG),
-# LBS_QEMU_TIMEOUT (seconds per boot, default 300), LBS_JOBS (make -j).
+# LBS_QEMU_TIMEOUT (seconds per boot, default 300; qemu-verify scales it
+# with the block sizes and ops), LBS_JOBS (make -j), KERNEL, BLOCK_SIZES
+# (default 4096 8192 16384 32768 65536), LBS_OPS (ops per lbs-fsx campaign,
+# default 10000), VERIFY_ARGS (extra tests/qemu/verify.sh options).
 
 BUILD ?= build
 KERNEL_MK_TOP := $(patsubst %/,%,$(dir $(abspath $(dir $(lastword $(MAKEFILE_LIST))))))
 KERNEL_BUILD = $(abspath $(BUILD))
 KERNEL_SERIES ?= $(KERNEL_BUILD)/kernel-patch
 SKELETON_ARGS ?=
+KERNEL ?= ref-6.12
+BLOCK_SIZES ?= 4096 8192 16384 32768 65536
+LBS_OPS ?= 10000
+VERIFY_ARGS ?=
+SELFTEST_BLOCK_SIZES ?= 4096 16384 65536
 
-.PHONY: qemu-skeleton qemu-pristine-ktap ktap-selftest
+.PHONY: qemu-skeleton qemu-pristine-ktap ktap-selftest qemu-verify qemu-verify-selftest guest-tests
 
 qemu-skeleton:
 	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/tests/qemu/skeleton.sh \
@@ -39,3 +60,15 @@ qemu-pristine-ktap:
 
 ktap-selftest:
 	$(KERNEL_MK_TOP)/tests/qemu/selftest-ktap.sh
+
+guest-tests:
+	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/tests/guest/build.sh $(KERNEL_BUILD)/guest
+
+qemu-verify:
+	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/tests/qemu/verify.sh --kernel $(KERNEL) \
+		--block-sizes "$(BLOCK_SIZES)" --ops $(LBS_OPS) \
+		$(if $(filter patched-6.1,$(KERNEL)),--series $(KERNEL_SERIES)) $(VERIFY_ARGS)
+
+qemu-verify-selftest:
+	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/tests/qemu/verify-selftest.sh \
+		--block-sizes "$(SELFTEST_BLOCK_SIZES)" --ops $(LBS_OPS)

@@ -1,0 +1,187 @@
+#!/bin/sh
+# Verification suite for XFS block size > PAGE_SIZE (called by `make qemu-verify`).
+#
+#   verify.sh --kernel ref-6.12|stock-6.1|patched-6.1 [--block-sizes "4096 16384"]
+#             [--series DIR] [--name NAME] [--expect KERNEL] [--ops N]
+#
+#   --kernel K        ref-6.12: pristine linux-source-6.12, kernel-glue/config/ref-6.12.config
+#                     stock-6.1: pristine linux-source-6.1, kernel-glue/config/lbs-6.1.config
+#                     patched-6.1: 6.1 + the series (default $LBS_BUILD/kernel-patch),
+#                       lbs-6.1.config
+#   --block-sizes L   default "4096 8192 16384 32768 65536"
+#   --series DIR      patches applied to the tree (default: none, or
+#                     $LBS_BUILD/kernel-patch for patched-6.1)
+#   --name NAME       worktree build/linux/NAME, output build/qemu/NAME (default K)
+#   --expect KEY      expectation key in tests/guest/expect.txt (default K)
+#   --ops N           ops per lbs-fsx campaign (default $LBS_OPS or 10000)
+#
+# Steps: worktree -> kernel build (skipped when tree, patches and config are
+# unchanged: build-kernel.sh stamps) -> static guest binaries
+# (tests/guest/build.sh) -> per block size two XFS images made on the host
+# (main: 512 MiB pre-filled with "STALEDA\n" before mkfs.xfs -b size=BS -m
+# crc=1; runt: 529 MiB with -d agsize=128m, last AG 17 MiB) -> initramfs with
+# tests/guest/run-suite.sh as /test.sh -> one QEMU TCG boot for all block sizes.
+# Writes build/qemu/NAME/report.txt (every LBS-VERIFY line, plus host checks
+# with bs "all": kernel-build, boot-complete, kernel-clean) and keeps the full
+# console in build/qemu/NAME/console.log. Exit 0 only if no line is "fail":
+# a missing result, a timeout, or a kernel warning/oops (ktap-check.py scan)
+# is a failure.
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BUILD=${LBS_BUILD:-build}
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+export LBS_BUILD="$BUILD"
+
+die() { echo "verify.sh: error: $*" >&2; exit 2; }
+say() { echo "verify.sh: $*" >&2; }
+
+kernel="" sizes="4096 8192 16384 32768 65536" series="" name="" expectkey="" ops=${LBS_OPS:-10000}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2; shift 2 ;;
+	--block-sizes) sizes=$2; shift 2 ;;
+	--series) series=$2; shift 2 ;;
+	--name) name=$2; shift 2 ;;
+	--expect) expectkey=$2; shift 2 ;;
+	--ops) ops=$2; shift 2 ;;
+	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '/^[^#]/d; s/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown argument '$1' (see --help)" ;;
+	esac
+done
+case $kernel in
+ref-6.12) version=6.12 frag=$ROOT/kernel-glue/config/ref-6.12.config ;;
+stock-6.1) version=6.1 frag=$ROOT/kernel-glue/config/lbs-6.1.config ;;
+patched-6.1) version=6.1 frag=$ROOT/kernel-glue/config/lbs-6.1.config
+	[ -n "$series" ] || series=$BUILD/kernel-patch ;;
+*) die "--kernel must be ref-6.12, stock-6.1 or patched-6.1 (got '$kernel')" ;;
+esac
+[ -n "$sizes" ] || die "no block sizes"
+for bs in $sizes; do
+	case $bs in 4096 | 8192 | 16384 | 32768 | 65536) ;; *) die "bad block size '$bs'" ;; esac
+done
+case $ops in '' | *[!0-9]*) die "--ops must be a number" ;; esac
+[ -n "$name" ] || name=$kernel
+[ -n "$expectkey" ] || expectkey=$kernel
+if [ -z "$series" ]; then
+	series=$BUILD/qemu/empty-series
+	mkdir -p "$series"
+fi
+[ -d "$series" ] || die "series dir '$series' not found (patched-6.1: run 'make kernel-patch' first)"
+
+out=$BUILD/qemu/$name
+mkdir -p "$out"
+report=$out/report.txt console=$out/console.log
+: >"$report.tmp"
+host() { echo "LBS-VERIFY all $1: $2${3:+ $3}" >>"$report.tmp"; }
+finish() {
+	mv "$report.tmp" "$report"
+	echo "---- $report ----"
+	cat "$report"
+	nf=$(grep -c ': fail' "$report" || true)
+	say "kernel $kernel ($name), block sizes: $sizes; $(grep -c ': pass' "$report" || true) pass," \
+		"$(grep -c ': xfail' "$report" || true) xfail, $(grep -c ': skip' "$report" || true) skip, $nf fail"
+	say "times: kernel ${build_s:-?}s, images ${img_s:-?}s, boot ${boot_s:-?}s, total $(($(date +%s) - t_all))s"
+	if [ "$nf" -gt 0 ]; then
+		say "FAIL (console: $console)"
+		exit 1
+	fi
+	say "PASS"
+	exit 0
+}
+t_all=$(date +%s)
+
+# ---- kernel ---------------------------------------------------------------
+t0=$(date +%s)
+if tree=$("$ROOT/scripts/linux-tree.sh" --version "$version" worktree "$name" "$series") &&
+	image=$("$HERE/build-kernel.sh" "$tree" "$out/obj" "$frag"); then
+	host kernel-build pass
+else
+	host kernel-build fail "see $out/obj/build.log"
+	finish
+fi
+build_s=$(($(date +%s) - t0))
+say "kernel build: ${build_s}s wall ($image)"
+
+# ---- guest binaries, images, initramfs -------------------------------------
+bins=$("$ROOT/tests/guest/build.sh" "$out/guest")
+verify_bin=$out/guest/lbs-verify
+tests=$(LBS_VERIFY_BIN=$verify_bin sh "$ROOT/tests/guest/run-suite.sh" --list) ||
+	die "run-suite.sh --list failed"
+
+t0=$(date +%s)
+drives=""
+for bs in $sizes; do
+	m=$out/img-m$bs.img r=$out/img-r$bs.img
+	rm -f "$m" "$r"
+	# stale pattern over the whole device, then mkfs: stale exposure shows as "STALEDA\n"
+	yes STALEDA | head -c 512M >"$m"
+	mkfs.xfs -q -f -b size="$bs" -m crc=1 "$m" || die "mkfs.xfs -b size=$bs failed"
+	truncate -s 529M "$r"
+	mkfs.xfs -q -f -b size="$bs" -m crc=1 -d agsize=128m "$r" || die "mkfs.xfs runt AG -b size=$bs failed"
+	drives="$drives -drive file=$m,if=virtio,format=raw,serial=m$bs -drive file=$r,if=virtio,format=raw,serial=r$bs"
+done
+img_s=$(($(date +%s) - t0))
+
+cfg=$out/guest/config
+{
+	echo "KERNEL=$expectkey"
+	echo "BLOCK_SIZES=\"$sizes\""
+	echo "LBS_OPS=$ops"
+	echo "LBS_SEED=${LBS_SEED:-1}"
+} >"$cfg"
+# shellcheck disable=SC2086
+initrd=$("$HERE/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$ROOT/tests/guest/run-suite.sh:/test.sh" \
+	"$cfg:/lbs/config" "$ROOT/tests/guest/expect.txt:/lbs/expect.txt" $bins)
+
+# ---- boot -------------------------------------------------------------------
+nbs=$(echo "$sizes" | wc -w)
+export LBS_QEMU_TIMEOUT="${LBS_QEMU_TIMEOUT:-$((240 + nbs * (300 + ops / 20)))}"
+export LBS_QEMU_MEM="${LBS_QEMU_MEM:-1G}"
+say "booting (timeout ${LBS_QEMU_TIMEOUT}s, $nbs block sizes, $ops fsx ops per campaign)"
+t0=$(date +%s)
+boot_rc=0
+# shellcheck disable=SC2086
+"$HERE/boot.sh" "$image" "$initrd" "$console" $drives || boot_rc=$?
+boot_s=$(($(date +%s) - t0))
+
+# ---- collect ------------------------------------------------------------------
+clean=$out/console.txt
+tr -d '\r' <"$console" >"$clean"
+if [ "$boot_rc" -eq 0 ] && grep -q '^LBS-TEST: end verify' "$clean" && grep -q '^LBS-INIT: reboot' "$clean"; then
+	host boot-complete pass "${boot_s}s"
+elif [ "$boot_rc" -eq 124 ]; then
+	host boot-complete fail "timeout after ${LBS_QEMU_TIMEOUT}s: $(grep -E '^LBS-(TEST|VERIFY)' "$clean" | tail -n 1)"
+else
+	host boot-complete fail "qemu exit $boot_rc or the suite did not finish: $(grep -E '^LBS-(TEST|VERIFY)' "$clean" | tail -n 1)"
+fi
+krc=0
+python3 "$HERE/ktap-check.py" "$clean" --no-ktap >"$out/kernel-check.txt" 2>&1 || krc=$?
+if [ "$krc" -eq 0 ]; then
+	host kernel-clean pass
+else
+	host kernel-clean fail "$(head -n 3 "$out/kernel-check.txt" | tr '\n' ' ')"
+fi
+for bs in $sizes; do
+	for t in $tests; do
+		l=$(grep -E "^LBS-VERIFY $bs $t: " "$clean" || true)
+		case $(printf '%s\n' "$l" | grep -c .) in
+		0) echo "LBS-VERIFY $bs $t: fail missing result" >>"$report.tmp" ;;
+		1) printf '%s\n' "$l" >>"$report.tmp" ;;
+		*) printf '%s\n' "$l" | head -n 1 >>"$report.tmp"
+			echo "LBS-VERIFY $bs $t-duplicate: fail more than one result line" >>"$report.tmp" ;;
+		esac
+	done
+	# anything else the guest reported for this block size (e.g. umount failures)
+	grep -E "^LBS-VERIFY $bs [^ ]+: " "$clean" | while read -r _ _ t _; do
+		case " $tests " in *" ${t%:} "*) ;; *) grep -E "^LBS-VERIFY $bs ${t%:}: " "$clean" ;; esac
+	done >>"$report.tmp" || true
+done
+# malformed result lines (e.g. interleaved with kernel output) must not hide
+if grep -E 'LBS-VERIFY' "$clean" | grep -vqE '^LBS-VERIFY [0-9]+ [a-z0-9-]+: (pass|fail|xfail|skip)( |$)'; then
+	host result-lines fail "malformed LBS-VERIFY lines: $(grep -E 'LBS-VERIFY' "$clean" |
+		grep -vE '^LBS-VERIFY [0-9]+ [a-z0-9-]+: (pass|fail|xfail|skip)( |$)' | head -n 2 | tr '\n' ' ')"
+fi
+rm -f "$out"/img-*.img
+finish
