@@ -120,7 +120,9 @@ for bs in $sizes; do
 	mkfs.xfs -q -f -b size="$bs" -m crc=1 "$m" || die "mkfs.xfs -b size=$bs failed"
 	truncate -s 529M "$r"
 	mkfs.xfs -q -f -b size="$bs" -m crc=1 -d agsize=128m "$r" || die "mkfs.xfs runt AG -b size=$bs failed"
-	drives="$drives -drive file=$m,if=virtio,format=raw,serial=m$bs -drive file=$r,if=virtio,format=raw,serial=r$bs"
+	# serial= on -device (this QEMU refuses it on -drive); the guest finds disks by serial
+	drives="$drives -drive file=$m,if=none,format=raw,id=m$bs -device virtio-blk-pci,drive=m$bs,serial=m$bs"
+	drives="$drives -drive file=$r,if=none,format=raw,id=r$bs -device virtio-blk-pci,drive=r$bs,serial=r$bs"
 done
 img_s=$(($(date +%s) - t0))
 
