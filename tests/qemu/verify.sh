@@ -107,7 +107,7 @@ say "kernel build: ${build_s}s wall ($image)"
 # ---- guest binaries, images, initramfs -------------------------------------
 bins=$("$ROOT/tests/guest/build.sh" "$out/guest")
 verify_bin=$out/guest/lbs-verify
-tests=$(LBS_VERIFY_BIN=$verify_bin sh "$ROOT/tests/guest/run-suite.sh" --list) ||
+tests=$(LBS_VERIFY_BIN=$verify_bin sh "$ROOT/tests/guest/run-suite.sh" --list | tr '\n' ' ') ||
 	die "run-suite.sh --list failed"
 
 t0=$(date +%s)
