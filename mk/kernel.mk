@@ -24,6 +24,9 @@
 #                           kernel-glue/selftest/*.patch (a broken
 #                           iomap_dio_zero) in its own worktree and obj dir;
 #                           succeeds only if the suite reports failures.
+#   make qemu-verify-ci     CI subset: ref-6.12 at 16384, stock-6.1 at 4096
+#                           and 65536, $(CI_OPS) fsx ops (~2 min once both
+#                           kernels are built).
 #   make guest-tests        only the static guest binaries, in
 #                           $(BUILD)/guest (tests/guest/build.sh).
 #
@@ -44,8 +47,9 @@ BLOCK_SIZES ?= 4096 8192 16384 32768 65536
 LBS_OPS ?= 10000
 VERIFY_ARGS ?=
 SELFTEST_BLOCK_SIZES ?= 4096 16384 65536
+CI_OPS ?= 2000
 
-.PHONY: qemu-skeleton qemu-pristine-ktap ktap-selftest qemu-verify qemu-verify-selftest guest-tests
+.PHONY: qemu-skeleton qemu-pristine-ktap ktap-selftest qemu-verify qemu-verify-selftest qemu-verify-ci guest-tests
 
 qemu-skeleton:
 	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/tests/qemu/skeleton.sh \
@@ -72,3 +76,7 @@ qemu-verify:
 qemu-verify-selftest:
 	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/tests/qemu/verify-selftest.sh \
 		--block-sizes "$(SELFTEST_BLOCK_SIZES)" --ops $(LBS_OPS)
+
+qemu-verify-ci:
+	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) qemu-verify KERNEL=ref-6.12 BLOCK_SIZES=16384 LBS_OPS=$(CI_OPS)
+	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) qemu-verify KERNEL=stock-6.1 BLOCK_SIZES="4096 65536" LBS_OPS=$(CI_OPS)
