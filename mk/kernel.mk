@@ -3,7 +3,8 @@
 #
 #   make qemu-skeleton      build the kernel from $(KERNEL_SERIES), boot it in
 #                           QEMU TCG, check KUnit suite lbs_core and that a
-#                           64 KiB-block XFS image is refused (4 KiB mounts).
+#                           64 KiB-block XFS image mounts with the EXPERIMENTAL
+#                           warning (and a 4 KiB one mounts).
 #                           Needs $(KERNEL_SERIES), made by the `kernel-patch`
 #                           target (top-level Makefile); this fragment does not
 #                           depend on it, so run `make kernel-patch` first.
@@ -59,6 +60,7 @@ qemu-pristine-ktap:
 	mkdir -p $(KERNEL_BUILD)/qemu/empty-series
 	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/tests/qemu/skeleton.sh \
 		--series $(KERNEL_BUILD)/qemu/empty-series --name pristine-ktap \
+		--expect-64k refused \
 		--suite list-kunit-test --suite hlist --suite example --suite rational \
 		--extra-config $(KERNEL_MK_TOP)/tests/qemu/config/list-kunit.config
 
