@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,6 +187,13 @@ static void op_init(void *userdata, struct fuse_conn_info *conn)
 	conn->want &= ~(unsigned)FUSE_CAP_WRITEBACK_CACHE;
 }
 
+/* the loop returns 0, -errno, or the signal that ended it: a signal is
+ * the asked-for way out, then we unmount as fusermount3 -u would */
+static int loop_status(int r)
+{
+	return r == 0 || r == SIGINT || r == SIGTERM || r == SIGHUP ? 0 : 1;
+}
+
 static int run(struct opts *o, struct lbsfs *fs)
 {
 	char *argv[4] = { "lbs-fuse", "-o", NULL, NULL };
@@ -218,11 +226,11 @@ static int run(struct opts *o, struct lbsfs *fs)
 	if (fuse_daemonize(o->foreground))
 		goto out_unmount;
 	if (o->single) {
-		rc = fuse_session_loop(fs->se) ? 1 : 0;
+		rc = loop_status(fuse_session_loop(fs->se));
 	} else {
 		lc = fuse_loop_cfg_create();
 		if (lc)
-			rc = fuse_session_loop_mt(fs->se, lc) ? 1 : 0;
+			rc = loop_status(fuse_session_loop_mt(fs->se, lc));
 		fuse_loop_cfg_destroy(lc);
 	}
 out_unmount:
@@ -247,10 +255,10 @@ int main(int argc, char **argv)
 
 	if (rc)
 		return rc;
-	if (stat(o.mnt, &st) || !S_ISDIR(st.st_mode)) {
+	rc = stat(o.mnt, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+	if (rc) {
 		fprintf(stderr, "lbs-fuse: mountpoint %s: %s\n", o.mnt,
-			errno && !S_ISDIR(st.st_mode) ? strerror(errno) :
-			"not a directory");
+			rc == ENOTDIR ? "not a directory" : strerror(rc));
 		free(o.fuse_opts);
 		return 2;
 	}
