@@ -25,6 +25,7 @@
 
 #define DEFAULT_SIZE (16ull << 20)
 #define DEFAULT_FILES 64
+#define MT_THREADS 8
 
 static void usage(FILE *f)
 {
@@ -229,6 +230,12 @@ static int run(struct opts *o, struct lbsfs *fs)
 		rc = loop_status(fuse_session_loop(fs->se));
 	} else {
 		lc = fuse_loop_cfg_create();
+		/* keep idle workers: making a thread per request costs more
+		 * than most simulator operations */
+		if (lc)
+			fuse_loop_cfg_set_idle_threads(lc, MT_THREADS);
+		if (lc)
+			fuse_loop_cfg_set_max_threads(lc, MT_THREADS);
 		if (lc)
 			rc = loop_status(fuse_session_loop_mt(fs->se, lc));
 		fuse_loop_cfg_destroy(lc);
