@@ -16,7 +16,8 @@ def fio(path, direct, *extra):
     cmd = ["fio", "--name=lbs", "--filename=" + path, "--size=4m",
            "--rw=randwrite", "--bs=4k", "--ioengine=psync",
            "--direct=%d" % direct, "--verify=crc32c", "--verify_fatal=1",
-           "--randrepeat=1", "--randseed=7", "--norandommap"] + list(extra)
+           "--randrepeat=1", "--randseed=7", "--norandommap",
+           "--verify_state_save=0"] + list(extra)
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=200)
     return r.returncode, r.stdout + r.stderr
 
