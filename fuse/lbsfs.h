@@ -66,6 +66,8 @@ struct lbsfs {
 	pthread_mutex_t ns_lock;
 	struct node *root, *lbs_dir, *ctl, *stats, *map_root;
 	struct node all;		/* list head: every node */
+	pthread_mutex_t of_lock;
+	struct ofile *open_files;	/* every struct ofile (ofile.h) */
 	uint64_t nfiles, next_serial;
 };
 

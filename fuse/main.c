@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include "lbsfs.h"
+#include "ofile.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -282,12 +283,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	pthread_mutex_init(&fs.ns_lock, NULL);
+	pthread_mutex_init(&fs.of_lock, NULL);
 	tree_init(&fs);
 	ctl_init(&fs);
 	rc = run(&o, &fs);
+	ofile_release_all(&fs);
 	tree_destroy(&fs);
 	lbs_sim_destroy(fs.ref);
 	pthread_mutex_destroy(&fs.ns_lock);
+	pthread_mutex_destroy(&fs.of_lock);
 	free(o.fuse_opts);
 	return rc;
 }

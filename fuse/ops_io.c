@@ -68,6 +68,12 @@ int ofile_open(struct lbsfs *fs, struct node *n, struct fuse_file_info *fi)
 		free(of);
 		return err;
 	}
+	pthread_mutex_lock(&fs->of_lock);
+	of->next = fs->open_files;
+	if (of->next)
+		of->next->prev = of;
+	fs->open_files = of;
+	pthread_mutex_unlock(&fs->of_lock);
 	fi->fh = (uintptr_t)of;
 	fi->direct_io = 1;	/* bypass the kernel's page cache */
 	fi->keep_cache = 0;
@@ -85,14 +91,33 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_open(req, fi);
 }
 
+static void ofile_free(struct lbsfs *fs, struct ofile *of)
+{
+	if (of->prev)
+		of->prev->next = of->next;
+	else
+		fs->open_files = of->next;
+	if (of->next)
+		of->next->prev = of->prev;
+	free(of->text);
+	free(of);
+}
+
+void ofile_release_all(struct lbsfs *fs)
+{
+	while (fs->open_files)
+		ofile_free(fs, fs->open_files);
+}
+
 static void op_release(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)
 {
-	struct ofile *of = of_of(fi);
+	struct lbsfs *fs = fs_of(req);
 
 	(void)ino;
-	free(of->text);
-	free(of);
+	pthread_mutex_lock(&fs->of_lock);
+	ofile_free(fs, of_of(fi));
+	pthread_mutex_unlock(&fs->of_lock);
 	fuse_reply_err(req, 0);
 }
 
