@@ -129,6 +129,14 @@ void lbs_sim_drop_caches(struct lbs_sim *sim);
 /* power cut: page cache and delalloc are lost, i_size = i_disk_size */
 void lbs_sim_crash(struct lbs_sim *sim);
 
+/*
+ * For a filesystem front end (extent_query.c): lseek(SEEK_DATA) (@data)
+ * or SEEK_HOLE from @pos as XFS answers it, or -ENXIO; the bytes of
+ * allocated and delalloc blocks (st_blocks).
+ */
+int64_t lbs_sim_seek(struct lbs_sim *sim, uint64_t pos, bool data);
+uint64_t lbs_sim_alloc_bytes(const struct lbs_sim *sim);
+
 /* diagnostics */
 bool lbs_sim_is_stale_byte(const struct lbs_sim *sim, uint64_t pos,
 			   uint8_t byte);
