@@ -34,7 +34,7 @@ check-user: deps $(MESON_DIR)/build.ninja $(MESON_SAN_DIR)/build.ninja
 	sh tests/sim/run-fuzz.sh 20 $(BUILD)/fuzz
 
 check-kernel: kernel-patch
-	$(MAKE) qemu-skeleton BUILD=$(BUILD)
+	$(MAKE) qemu-verify-ci BUILD=$(BUILD)
 
 check: check-user check-kernel ktap-selftest
 

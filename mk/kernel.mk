@@ -21,13 +21,19 @@
 #                           block size, one QEMU TCG boot. patched-6.1 uses
 #                           $(KERNEL_SERIES). Report:
 #                           $(BUILD)/qemu/$(KERNEL)/report.txt
-#   make qemu-verify-selftest  negative control: ref-6.12 plus
+#   make qemu-verify-selftest [SELFTEST_KERNEL=ref-6.12|patched-6.1]
+#                           negative controls: ref-6.12 plus
 #                           kernel-glue/selftest/*.patch (a broken
-#                           iomap_dio_zero) in its own worktree and obj dir;
-#                           succeeds only if the suite reports failures.
-#   make qemu-verify-ci     CI subset: ref-6.12 at 16384, stock-6.1 at 4096
-#                           and 65536, $(CI_OPS) fsx ops (~2 min once both
-#                           kernels are built).
+#                           iomap_dio_zero), or the series plus each
+#                           kernel-glue/selftest-6.1/KNOB.patch in turn (the
+#                           kernel twins of the simulator's fault knobs);
+#                           succeeds only if the suite catches every one.
+#   make qemu-verify-ci     CI subset (part of `make check`): patched-6.1 at
+#                           4096, 16384 and 65536, ref-6.12 at 65536,
+#                           $(CI_OPS) fsx ops; the differential traces at
+#                           65536 are the same for both kernels.
+#   make qemu-verify-matrix the full matrix: patched-6.1, ref-6.12 and
+#                           stock-6.1 at $(BLOCK_SIZES), $(LBS_OPS) ops.
 #   make guest-tests        only the static guest binaries, in
 #                           $(BUILD)/guest (tests/guest/build.sh).
 #
@@ -48,9 +54,10 @@ BLOCK_SIZES ?= 4096 8192 16384 32768 65536
 LBS_OPS ?= 10000
 VERIFY_ARGS ?=
 SELFTEST_BLOCK_SIZES ?= 4096 16384 65536
+SELFTEST_KERNEL ?= ref-6.12
 CI_OPS ?= 2000
 
-.PHONY: qemu-skeleton qemu-pristine-ktap ktap-selftest qemu-verify qemu-verify-selftest qemu-verify-ci guest-tests
+.PHONY: qemu-skeleton qemu-pristine-ktap ktap-selftest qemu-verify qemu-verify-selftest qemu-verify-ci qemu-verify-matrix guest-tests
 
 qemu-skeleton:
 	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/tests/qemu/skeleton.sh \
@@ -77,8 +84,14 @@ qemu-verify:
 
 qemu-verify-selftest:
 	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/tests/qemu/verify-selftest.sh \
+		--kernel $(SELFTEST_KERNEL) \
 		--block-sizes "$(SELFTEST_BLOCK_SIZES)" --ops $(LBS_OPS)
 
 qemu-verify-ci:
-	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) qemu-verify KERNEL=ref-6.12 BLOCK_SIZES=16384 LBS_OPS=$(CI_OPS)
-	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) qemu-verify KERNEL=stock-6.1 BLOCK_SIZES="4096 65536" LBS_OPS=$(CI_OPS)
+	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) qemu-verify KERNEL=patched-6.1 BLOCK_SIZES="4096 16384 65536" LBS_OPS=$(CI_OPS)
+	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) qemu-verify KERNEL=ref-6.12 BLOCK_SIZES=65536 LBS_OPS=$(CI_OPS)
+
+qemu-verify-matrix:
+	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) qemu-verify KERNEL=patched-6.1 BLOCK_SIZES="$(BLOCK_SIZES)"
+	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) qemu-verify KERNEL=ref-6.12 BLOCK_SIZES="$(BLOCK_SIZES)"
+	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) qemu-verify KERNEL=stock-6.1 BLOCK_SIZES="$(BLOCK_SIZES)"

@@ -4,10 +4,10 @@
 #   build.sh OUTDIR
 #
 # OUTDIR/lbs-verify from tests/guest/lbs-verify.c (gcc -static, glibc only),
-# and OUTDIR/lbs-fsx, a copy of $LBS_BUILD/meson/sim/lbs-fsx-static when that
-# exists (made by the meson build of sim/; without it the suite reports the
-# fsx campaigns as "skip: lbs-fsx not built"). Prints one mkinitramfs.sh spec
-# (SRC:/bin/NAME) per binary on stdout.
+# and OUTDIR/lbs-fsx, a copy of $LBS_BUILD/meson/sim/lbs-fsx-static, which is
+# built here (meson setup $LBS_BUILD/meson if needed; ninja) together with the
+# host's lbs-sim, which verify.sh uses for the differential traces. Prints one
+# mkinitramfs.sh spec (SRC:/bin/NAME) per binary on stdout.
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -26,10 +26,9 @@ file -L "$bin" | grep -q 'statically linked' || { echo "build.sh: $bin is not st
 echo "$bin:/bin/lbs-verify"
 
 fsx=$BUILD/meson/sim/lbs-fsx-static
+[ -f "$BUILD/meson/build.ninja" ] || meson setup "$BUILD/meson" "$ROOT" >&2
+ninja -C "$BUILD/meson" sim/lbs-fsx-static sim/lbs-sim >&2
 rm -f "$out/lbs-fsx"
-if [ -x "$fsx" ] && file -L "$fsx" | grep -q 'statically linked'; then
-	cp "$fsx" "$out/lbs-fsx"
-	echo "$out/lbs-fsx:/bin/lbs-fsx"
-else
-	echo "build.sh: $fsx not built: the fsx campaigns will be skipped" >&2
-fi
+file -L "$fsx" | grep -q 'statically linked' || { echo "build.sh: $fsx is not static" >&2; exit 1; }
+cp "$fsx" "$out/lbs-fsx"
+echo "$out/lbs-fsx:/bin/lbs-fsx"

@@ -16,10 +16,13 @@
 # there for KERNEL/bs is reported as xfail, and a pass of a listed test as
 # "fail XPASS". Also: "LBS-TEST: begin verify", "LBS-TEST: end verify".
 # Binaries: /bin/lbs-verify (tests/guest/lbs-verify.c), /bin/lbs-fsx
-# (optional: sim/ lbs-fsx-static).
+# (sim/ lbs-fsx-static).  Differential: /lbs/diff-<bs>.fsxops (recorded by
+# lbs-sim on the host) is replayed with lbs-fsx, and after drop_caches the
+# file's md5 is printed as "LBS-DIFF <bs> md5 <sum>" for the host to compare
+# with lbs-sim's replay of the same trace.
 VERIFY=${LBS_VERIFY_BIN:-/bin/lbs-verify}
 FSX=${LBS_FSX_BIN:-/bin/lbs-fsx}
-FSX_TESTS="fsx-buffered-mmap fsx-dio fsx-mixed"
+FSX_TESTS="fsx-buffered-mmap fsx-dio fsx-mixed differential"
 
 list() {
 	echo mount
@@ -31,7 +34,7 @@ if [ "${1:-}" = --list ]; then
 	exit $?
 fi
 
-KERNEL=unknown BLOCK_SIZES="" LBS_OPS=10000 LBS_SEED=1
+KERNEL=unknown BLOCK_SIZES="" LBS_OPS=10000 LBS_SEED=1 LBS_DIFF_FILE_SIZE=1048576
 # shellcheck disable=SC1091
 [ -f /lbs/config ] && . /lbs/config
 EXPECT=/lbs/expect.txt
@@ -107,8 +110,37 @@ devof() { # devof SERIAL -> /dev/vdX
 	return 1
 }
 
+differential() { # differential BS
+	bs=$1 tr=/lbs/diff-$1.fsxops f=/mnt/m/differential
+	if [ ! -f "$tr" ]; then
+		report "$bs" differential skip "no trace $tr"
+		return
+	fi
+	rm -f "$f"
+	out=$("$FSX" --replay "$tr" --file-size "$LBS_DIFF_FILE_SIZE" "$f" 2>&1)
+	rc=$?
+	echo "$out" | tail -n 5 | sed "s/^/LBS-LOG $bs differential: /"
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sum=$(md5sum "$f" | cut -d' ' -f1)
+	echo "LBS-DIFF $bs md5 $sum"
+	w=$(new_warnings)
+	if [ -n "$w" ]; then
+		report "$bs" differential fail "kernel: $w"
+	elif [ "$rc" -eq 0 ]; then
+		report "$bs" differential pass ""
+	else
+		report "$bs" differential fail "lbs-fsx replay exit $rc: $(echo "$out" | tail -n 1)"
+	fi
+	rm -f "$f"
+}
+
 fsx() { # fsx BS TEST
 	bs=$1 t=$2
+	if [ "$t" = differential ]; then
+		differential "$bs"
+		return
+	fi
 	if [ ! -x "$FSX" ]; then
 		report "$bs" "$t" skip "lbs-fsx not built (build/meson/sim/lbs-fsx-static missing on the host)"
 		return
@@ -175,7 +207,7 @@ for bs in $BLOCK_SIZES; do
 			run "$bs" "$t" "$VERIFY" runt-ag /mnt/r "$bs" "$r"
 			umount /mnt/r 2>/dev/null || report "$bs" "$t-umount" fail "umount failed"
 			;;
-		fsx-*)
+		fsx-* | differential)
 			if [ "$mounted" = 0 ]; then report "$bs" "$t" skip "$skipwhy"; continue; fi
 			fsx "$bs" "$t" ;;
 		*)

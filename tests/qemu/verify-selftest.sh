@@ -1,43 +1,86 @@
 #!/bin/sh
-# Negative control of the verification suite (`make qemu-verify-selftest`):
+# Negative controls of the verification suite (`make qemu-verify-selftest`):
 #
-#   verify-selftest.sh [--block-sizes "4096 16384 65536"] [--ops N]
+#   verify-selftest.sh [--kernel ref-6.12|patched-6.1] [--block-sizes "..."] [--ops N]
 #
-# Runs tests/qemu/verify.sh on ref-6.12 plus kernel-glue/selftest/*.patch (a
-# deliberately broken kernel) in its own worktree and output,
-# build/linux/ref-6.12-selftest and build/qemu/ref-6.12-selftest, with the
-# ref-6.12 expectations (none). Succeeds only if the kernel built and booted
-# and the suite reported at least one failed test ("LBS-VERIFY <bs> <test>:
-# fail", not a host-side build or boot failure). Prints the failures.
+# ref-6.12 (default): runs tests/qemu/verify.sh on ref-6.12 plus
+# kernel-glue/selftest/*.patch (a broken iomap_dio_zero) in its own worktree
+# and output, build/linux/ref-6.12-selftest and build/qemu/ref-6.12-selftest,
+# with the ref-6.12 expectations (none).
+#
+# patched-6.1: one run per kernel-glue/selftest-6.1/KNOB.patch, each applied
+# alone on top of the series ($LBS_BUILD/kernel-patch): the kernel twins of
+# the simulator's --inject knobs (no-zero-around, no-dio-zero, no-wb-round,
+# mark-partial-uptodate).  The runs share the worktree and object directory
+# build/linux/patched-6.1-selftest (incremental builds); each report is kept
+# as build/qemu/patched-6.1-selftest/KNOB.report.txt.
+#
+# A control passes only if its kernel built and booted and the suite
+# reported at least one failed test ("LBS-VERIFY <bs> <test>: fail", not a
+# host-side build or boot failure); the script prints the failures and
+# succeeds only if every control was caught.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 BUILD=${LBS_BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
-sizes="4096 16384 65536" ops=${LBS_OPS:-2000}
+sizes="4096 16384 65536" ops=${LBS_OPS:-2000} kernel=ref-6.12
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel) kernel=$2; shift 2 ;;
 	--block-sizes) sizes=$2; shift 2 ;;
 	--ops) ops=$2; shift 2 ;;
 	*) echo "verify-selftest.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
-name=ref-6.12-selftest
-rc=0
-LBS_BUILD=$BUILD "$HERE/verify.sh" --kernel ref-6.12 --name "$name" --expect ref-6.12 \
-	--series "$ROOT/kernel-glue/selftest" --block-sizes "$sizes" --ops "$ops" >/dev/null || rc=$?
-report=$BUILD/qemu/$name/report.txt
-[ -f "$report" ] || { echo "verify-selftest.sh: FAIL: no report ($report)" >&2; exit 1; }
-for h in kernel-build boot-complete; do
-	grep -q "^LBS-VERIFY all $h: pass" "$report" ||
-		{ echo "verify-selftest.sh: FAIL: $h did not pass; the control proves nothing" >&2; grep "all $h" "$report" >&2; exit 1; }
+
+# run_control NAME SERIES_DIR LABEL: verify.sh, then judge its report
+run_control() {
+	rc=0
+	LBS_BUILD=$BUILD "$HERE/verify.sh" --kernel "$kernel" --name "$1" --expect "$kernel" \
+		--series "$2" --block-sizes "$sizes" --ops "$ops" >/dev/null || rc=$?
+	report=$BUILD/qemu/$1/report.txt
+	[ -f "$report" ] || { echo "verify-selftest.sh: FAIL: $3: no report ($report)" >&2; return 1; }
+	for h in kernel-build boot-complete; do
+		grep -q "^LBS-VERIFY all $h: pass" "$report" || {
+			echo "verify-selftest.sh: FAIL: $3: $h did not pass; the control proves nothing" >&2
+			grep "all $h" "$report" >&2
+			return 1
+		}
+	done
+	caught=$(grep -E '^LBS-VERIFY [0-9]+ [^ ]+: fail' "$report" || true)
+	if [ "$rc" -ne 0 ] && [ -n "$caught" ]; then
+		echo "verify-selftest.sh: PASS: $3: the suite caught the broken kernel ($(echo "$caught" | wc -l) failures):"
+		echo "$caught"
+		return 0
+	fi
+	echo "verify-selftest.sh: FAIL: $3: the suite did not catch the broken kernel (verify.sh exit $rc)" >&2
+	cat "$report" >&2
+	return 1
+}
+
+case $kernel in
+ref-6.12)
+	run_control ref-6.12-selftest "$ROOT/kernel-glue/selftest" "ref-6.12 + broken iomap_dio_zero"
+	exit $? ;;
+patched-6.1) ;;
+*) echo "verify-selftest.sh: --kernel must be ref-6.12 or patched-6.1" >&2; exit 2 ;;
+esac
+
+series=$BUILD/kernel-patch
+ls "$series"/0[0-9][0-9][0-9]-*.patch >/dev/null 2>&1 ||
+	{ echo "verify-selftest.sh: no series in $series (make kernel-patch)" >&2; exit 2; }
+name=patched-6.1-selftest
+fail=0
+for knob in "$ROOT"/kernel-glue/selftest-6.1/*.patch; do
+	k=$(basename "$knob" .patch)
+	dir=$BUILD/qemu/$name-series
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp "$series"/0[0-9][0-9][0-9]-*.patch "$dir"/
+	rm -f "$dir"/0000-*.patch
+	cp "$knob" "$dir/0999-selftest-$k.patch"
+	if run_control "$name" "$dir" "patched-6.1 + $k"; then :; else fail=1; fi
+	cp "$BUILD/qemu/$name/report.txt" "$BUILD/qemu/$name/$k.report.txt" 2>/dev/null || true
 done
-caught=$(grep -E '^LBS-VERIFY [0-9]+ [^ ]+: fail' "$report" || true)
-if [ "$rc" -ne 0 ] && [ -n "$caught" ]; then
-	echo "verify-selftest.sh: PASS: the suite caught the broken kernel ($(echo "$caught" | wc -l) failures):"
-	echo "$caught"
-	exit 0
-fi
-echo "verify-selftest.sh: FAIL: the suite did not catch the broken kernel (verify.sh exit $rc)" >&2
-cat "$report" >&2
-exit 1
+exit $fail

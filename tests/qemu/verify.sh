@@ -14,6 +14,8 @@
 #   --name NAME       worktree build/linux/NAME, output build/qemu/NAME (default K)
 #   --expect KEY      expectation key in tests/guest/expect.txt (default K)
 #   --ops N           ops per lbs-fsx campaign (default $LBS_OPS or 10000)
+#   LBS_KERNEL_IMAGE  use this bzImage instead of building (it must be the
+#                     kernel named by --kernel; the report says "prebuilt")
 #
 # Steps: worktree -> kernel build (skipped when tree, patches and config are
 # unchanged: build-kernel.sh stamps) -> static guest binaries
@@ -21,6 +23,11 @@
 # (main: 512 MiB pre-filled with "STALEDA\n" before mkfs.xfs -b size=BS -m
 # crc=1; runt: 529 MiB with -d agsize=128m, last AG 17 MiB) -> initramfs with
 # tests/guest/run-suite.sh as /test.sh -> one QEMU TCG boot for all block sizes.
+# Differential: per block size lbs-sim records an op trace (LBS_DIFF_OPS ops,
+# default --ops, no crashes) and replays it on the host; the guest replays it
+# with lbs-fsx on the XFS image, and the file's md5 after drop_caches must be
+# lbs-sim's ("differential-sim"): the same trace run on another kernel must
+# then end with the same bytes too.
 # Writes build/qemu/NAME/report.txt (every LBS-VERIFY line, plus host checks
 # with bs "all": kernel-build, boot-complete, kernel-clean) and keeps the full
 # console in build/qemu/NAME/console.log. Exit 0 only if no line is "fail":
@@ -94,7 +101,12 @@ t_all=$(date +%s)
 
 # ---- kernel ---------------------------------------------------------------
 t0=$(date +%s)
-if tree=$("$ROOT/scripts/linux-tree.sh" --version "$version" worktree "$name" "$series") &&
+if [ -n "${LBS_KERNEL_IMAGE:-}" ]; then
+	# a kernel another run built (e.g. to split one matrix over two QEMUs)
+	[ -f "$LBS_KERNEL_IMAGE" ] || die "LBS_KERNEL_IMAGE $LBS_KERNEL_IMAGE not found"
+	image=$LBS_KERNEL_IMAGE
+	host kernel-build pass "prebuilt $image"
+elif tree=$("$ROOT/scripts/linux-tree.sh" --version "$version" worktree "$name" "$series") &&
 	image=$("$HERE/build-kernel.sh" "$tree" "$out/obj" "$frag"); then
 	host kernel-build pass
 else
@@ -126,6 +138,23 @@ for bs in $sizes; do
 done
 img_s=$(($(date +%s) - t0))
 
+# differential traces: lbs-sim records one op list per block size and
+# replays it to get the final bytes the guest's replay must end with
+sim=$BUILD/meson/sim/lbs-sim
+diff_ops=${LBS_DIFF_OPS:-$ops}
+diffspecs=""
+for bs in $sizes; do
+	tr=$out/guest/diff-$bs.fsxops
+	"$sim" fsx --block-size "$bs" --page-size 4096 --ops "$diff_ops" \
+		--seed $((${LBS_SEED:-1} + 7 * bs)) --no-crash --quiet --record-ops "$tr" >&2 ||
+		die "lbs-sim fsx (differential trace, bs $bs) failed"
+	"$sim" replay --block-size "$bs" --page-size 4096 --file-size 1048576 \
+		--final "$out/guest/diff-$bs.final" "$tr" >/dev/null ||
+		die "lbs-sim replay of $tr failed"
+	md5sum "$out/guest/diff-$bs.final" | cut -d' ' -f1 >"$out/guest/diff-$bs.md5"
+	diffspecs="$diffspecs $tr:/lbs/diff-$bs.fsxops"
+done
+
 cfg=$out/guest/config
 {
 	echo "KERNEL=$expectkey"
@@ -135,7 +164,7 @@ cfg=$out/guest/config
 } >"$cfg"
 # shellcheck disable=SC2086
 initrd=$("$HERE/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$ROOT/tests/guest/run-suite.sh:/test.sh" \
-	"$cfg:/lbs/config" "$ROOT/tests/guest/expect.txt:/lbs/expect.txt" $bins)
+	"$cfg:/lbs/config" "$ROOT/tests/guest/expect.txt:/lbs/expect.txt" $bins $diffspecs)
 
 # ---- boot -------------------------------------------------------------------
 nbs=$(echo "$sizes" | wc -w)
@@ -165,6 +194,16 @@ if [ "$krc" -eq 0 ]; then
 else
 	host kernel-clean fail "$(head -n 3 "$out/kernel-check.txt" | tr '\n' ' ')"
 fi
+# the series' KUnit suite runs at boot of the patched kernel
+if [ "$kernel" = patched-6.1 ]; then
+	krc=0
+	python3 "$HERE/ktap-check.py" "$clean" --no-oops --suite lbs_core >"$out/kunit-check.txt" 2>&1 || krc=$?
+	if [ "$krc" -eq 0 ]; then
+		host kunit-lbs_core pass
+	else
+		host kunit-lbs_core fail "$(head -n 3 "$out/kunit-check.txt" | tr '\n' ' ')"
+	fi
+fi
 for bs in $sizes; do
 	for t in $tests; do
 		l=$(grep -E "^LBS-VERIFY $bs $t: " "$clean" || true)
@@ -179,6 +218,21 @@ for bs in $sizes; do
 	grep -E "^LBS-VERIFY $bs [^ ]+: " "$clean" | while read -r _ _ t _; do
 		case " $tests " in *" ${t%:} "*) ;; *) grep -E "^LBS-VERIFY $bs ${t%:}: " "$clean" ;; esac
 	done >>"$report.tmp" || true
+done
+# differential: the guest's final bytes must be lbs-sim's
+for bs in $sizes; do
+	want=$(cat "$out/guest/diff-$bs.md5")
+	got=$(sed -n "s/^LBS-DIFF $bs md5 \([0-9a-f]*\)\$/\1/p" "$clean" | head -n 1)
+	gst=$(sed -n "s/^LBS-VERIFY $bs differential: \([a-z]*\).*/\1/p" "$clean" | head -n 1)
+	if [ -z "$got" ] && [ "$gst" = skip ] || [ "$gst" = xfail ]; then
+		echo "LBS-VERIFY $bs differential-sim: skip the guest's differential was $gst" >>"$report.tmp"
+	elif [ -z "$got" ]; then
+		echo "LBS-VERIFY $bs differential-sim: fail no LBS-DIFF line from the guest" >>"$report.tmp"
+	elif [ "$got" = "$want" ]; then
+		echo "LBS-VERIFY $bs differential-sim: pass md5 $got = lbs-sim" >>"$report.tmp"
+	else
+		echo "LBS-VERIFY $bs differential-sim: fail md5 $got, lbs-sim $want (trace $out/guest/diff-$bs.fsxops)" >>"$report.tmp"
+	fi
 done
 # malformed result lines (e.g. interleaved with kernel output) must not hide
 if grep -E 'LBS-VERIFY' "$clean" | grep -vqE '^LBS-VERIFY [0-9]+ [a-z0-9-]+: (pass|fail|xfail|skip)( |$)'; then
