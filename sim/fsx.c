@@ -264,7 +264,8 @@ static uint64_t fnv1a64(const uint8_t *p, uint64_t n)
 	return h;
 }
 
-static bool check_whole(struct ctx *c, const struct op_rec *r)
+/* the whole file against the oracle; @sum: record its checksum (end) */
+static bool check_whole(struct ctx *c, const struct op_rec *r, bool sum)
 {
 	struct lbs_oracle_mismatch mm;
 	uint64_t size = c->b->size(c->b->p), a = c->b->dio_align;
@@ -278,8 +279,10 @@ static bool check_whole(struct ctx *c, const struct op_rec *r)
 		n = c->b->read(c->b->p, 0, size, c->rbuf);
 
 	/* the checksum of the bytes the backend holds, not the oracle's */
-	c->final_sum = fnv1a64(c->rbuf, n > 0 ? (uint64_t)n : 0);
-	c->final_sum_valid = n == (int64_t)size;
+	if (sum) {
+		c->final_sum = fnv1a64(c->rbuf, n > 0 ? (uint64_t)n : 0);
+		c->final_sum_valid = n == (int64_t)size;
+	}
 	if (!lbs_oracle_check_read(c->orc, 0, size, c->rbuf, n, &mm) ||
 	    size != lbs_oracle_size(c->orc)) {
 		if (size != lbs_oracle_size(c->orc)) {
@@ -428,12 +431,13 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 			if (n < 0 || (uint64_t)n > r->len)
 				goto bad_errno;
 			r->done = (uint64_t)n;
-			lbs_oracle_write(c->orc, r->off, (uint64_t)n, c->tc + 1);
+			lbs_oracle_write_copy(c->orc, r->off, (uint64_t)n,
+					      c->tc + 1, c->buf);
 			break;
 		}
 		if (n != (int64_t)r->len)
 			goto bad_errno;
-		lbs_oracle_write(c->orc, r->off, r->len, c->tc + 1);
+		lbs_oracle_write_copy(c->orc, r->off, r->len, c->tc + 1, c->buf);
 		break;
 	case OP_DWRITE:
 		fill(c, r->off, r->len);
@@ -446,7 +450,7 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 			goto bad_errno;
 		if (n != (int64_t)r->len)
 			goto bad_errno;
-		lbs_oracle_write(c->orc, r->off, r->len, c->tc + 1);
+		lbs_oracle_write_copy(c->orc, r->off, r->len, c->tc + 1, c->buf);
 		break;
 	case OP_MAPWRITE:
 		if (r->off + r->len > size) {	/* fsx extends first */
@@ -459,7 +463,7 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 		n = b->mmap_write(b->p, r->off, r->len, c->buf);
 		if (n != (int64_t)r->len)
 			goto bad_errno;
-		lbs_oracle_write(c->orc, r->off, r->len, c->tc + 1);
+		lbs_oracle_write_copy(c->orc, r->off, r->len, c->tc + 1, c->buf);
 		break;
 	case OP_TRUNCATE:
 		err = b->truncate(b->p, r->off);
@@ -543,7 +547,7 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 		break;
 	case OP_DROP:
 		b->drop_caches(b->p);
-		return check_whole(c, r);
+		return check_whole(c, r, false);
 	case OP_CRASH: {
 		uint64_t ns;
 
@@ -827,7 +831,7 @@ int lbs_fsx_run_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 		if (record(&c, &r, size))
 			c.tc++;
 		if (ok && o->check_every && !(c.opno % o->check_every))
-			ok = check_whole(&c, &r);
+			ok = check_whole(&c, &r, false);
 		if (!ok) {
 			res->mismatches = 1;
 			rc = 1;
@@ -850,7 +854,7 @@ int lbs_fsx_run_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 		r.off = r.len = 0;
 		if (o->before_final_check)
 			o->before_final_check(o->hook_arg);
-		if (!check_whole(&c, &r)) {
+		if (!check_whole(&c, &r, true)) {
 			res->mismatches = 1;
 			rc = 1;
 		}
@@ -973,7 +977,7 @@ int lbs_fsx_replay_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 		}
 		if (!exec_op(&c, &r) ||
 		    (o->check_every && !(c.opno % o->check_every) &&
-		     !check_whole(&c, &r))) {
+		     !check_whole(&c, &r, false))) {
 			res->mismatches = 1;
 			rc = 1;
 			break;
@@ -985,7 +989,7 @@ int lbs_fsx_replay_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 
 		if (o->before_final_check)
 			o->before_final_check(o->hook_arg);
-		if (!check_whole(&c, &r)) {
+		if (!check_whole(&c, &r, true)) {
 			res->mismatches = 1;
 			rc = 1;
 		}

@@ -52,6 +52,10 @@ const uint8_t *lbs_oracle_bytes(const struct lbs_oracle *o);
 /* data written by test call @tc (lbs_oracle_gen), extending with zeroes */
 void lbs_oracle_write(struct lbs_oracle *o, uint64_t pos, uint64_t len,
 		      uint64_t tc);
+/* the same, with @data the bytes lbs_oracle_gen() made for it (copied:
+ * the campaign generates them once for the write and the oracle) */
+void lbs_oracle_write_copy(struct lbs_oracle *o, uint64_t pos, uint64_t len,
+			   uint64_t tc, const uint8_t *data);
 void lbs_oracle_zero(struct lbs_oracle *o, uint64_t pos, uint64_t len);
 void lbs_oracle_set_size(struct lbs_oracle *o, uint64_t size);
 void lbs_oracle_collapse(struct lbs_oracle *o, uint64_t pos, uint64_t len);
