@@ -419,25 +419,29 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 		}
 		break;
 	case OP_WRITE:
-	case OP_WRITE_SHORT:
-		fill(c, r->off, r->len);
-		n = b->write(b->p, r->off, r->len, c->buf,
-			     r->op == OP_WRITE_SHORT ? r->arg : SIZE_MAX);
-		if (r->op == OP_WRITE_SHORT) {
-			if (n == -EFAULT) {	/* nothing copied */
-				r->done = 0;
-				break;
-			}
-			if (n < 0 || (uint64_t)n > r->len)
-				goto bad_errno;
-			r->done = (uint64_t)n;
-			lbs_oracle_write_copy(c->orc, r->off, (uint64_t)n,
-					      c->tc + 1, c->buf);
-			break;
-		}
+		/*
+		 * A full write must succeed (anything else stops the run):
+		 * the oracle takes the data first, and the write copies it
+		 * from there (one pass over the bytes, not three).
+		 */
+		lbs_oracle_write(c->orc, r->off, r->len, c->tc + 1);
+		n = b->write(b->p, r->off, r->len,
+			     lbs_oracle_bytes(c->orc) + r->off, SIZE_MAX);
 		if (n != (int64_t)r->len)
 			goto bad_errno;
-		lbs_oracle_write_copy(c->orc, r->off, r->len, c->tc + 1, c->buf);
+		break;
+	case OP_WRITE_SHORT:
+		fill(c, r->off, r->len);
+		n = b->write(b->p, r->off, r->len, c->buf, r->arg);
+		if (n == -EFAULT) {	/* nothing copied */
+			r->done = 0;
+			break;
+		}
+		if (n < 0 || (uint64_t)n > r->len)
+			goto bad_errno;
+		r->done = (uint64_t)n;
+		lbs_oracle_write_copy(c->orc, r->off, (uint64_t)n, c->tc + 1,
+				      c->buf);
 		break;
 	case OP_DWRITE:
 		fill(c, r->off, r->len);
@@ -459,11 +463,12 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 				goto bad_err;
 			lbs_oracle_set_size(c->orc, r->off + r->len);
 		}
-		fill(c, r->off, r->len);
-		n = b->mmap_write(b->p, r->off, r->len, c->buf);
+		/* as a full write: the oracle's bytes are the source */
+		lbs_oracle_write(c->orc, r->off, r->len, c->tc + 1);
+		n = b->mmap_write(b->p, r->off, r->len,
+				  lbs_oracle_bytes(c->orc) + r->off);
 		if (n != (int64_t)r->len)
 			goto bad_errno;
-		lbs_oracle_write_copy(c->orc, r->off, r->len, c->tc + 1, c->buf);
 		break;
 	case OP_TRUNCATE:
 		err = b->truncate(b->p, r->off);
