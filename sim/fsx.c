@@ -758,7 +758,7 @@ uint64_t lbs_fsx_max_size(const struct lbs_fsx_opts *o)
 }
 
 static int ctx_init(struct ctx *c, const struct lbs_fsx_opts *o,
-		    struct fsx_backend *b)
+		    struct fsx_backend *b, bool replay)
 {
 	memset(c, 0, sizeof(*c));
 	c->o = o;
@@ -783,6 +783,9 @@ static int ctx_init(struct ctx *c, const struct lbs_fsx_opts *o,
 	c->mix_total = 0;
 	for (unsigned k = 0; k < OP_NR; k++)
 		c->mix_total += c->mix[k];
+	/* replay never crashes (fsx has no crash op) */
+	if (!b->can_crash || !c->mix[OP_CRASH] || replay)
+		lbs_oracle_no_crash(c->orc);
 	if (!c->mix_total) {
 		fprintf(stderr, "%s: the op mix has no op left\n", b->name);
 		lbs_oracle_free(c->orc);
@@ -825,7 +828,7 @@ int lbs_fsx_run_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
-	if (ctx_init(&c, o, b))
+	if (ctx_init(&c, o, b, false))
 		return 2;
 	for (c.opno = 1; c.opno <= o->ops; c.opno++) {
 		uint64_t size = b->size(b->p);
@@ -905,7 +908,7 @@ int lbs_fsx_replay_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
 		return 2;
 	}
-	if (ctx_init(&c, o, b)) {
+	if (ctx_init(&c, o, b, true)) {
 		fclose(f);
 		return 2;
 	}

@@ -40,6 +40,9 @@ struct lbs_oracle_mismatch {
  * original_buf being fsx's random() % 256 per byte after srandom(@seed).
  */
 struct lbs_oracle *lbs_oracle_new(uint64_t max_size, uint32_t seed);
+/* no crash will be checked: keep no durable copy and no change list
+ * (lbs_oracle_crash() may not be called then) */
+void lbs_oracle_no_crash(struct lbs_oracle *o);
 /* test only: odd bytes without the original_buf term (a wrong rule) */
 void lbs_oracle_perturb_gendata(struct lbs_oracle *o);
 /* the bytes test call @tc writes at [pos, pos+len), into @out */
