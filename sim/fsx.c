@@ -887,6 +887,10 @@ static const struct {
 	{ "insert_range", OP_INSERT }, { "fsync", OP_FSYNC },
 	/* XFS_IOC_ALLOCSP: fsx models it as a truncate to arg1 */
 	{ "allocsp", OP_TRUNCATE },
+	/* the same bytes as their plain forms: the logged range is the one
+	 * done; write_zeroes zeroes and extends like zero_range */
+	{ "read_dontcache", OP_READ }, { "write_dontcache", OP_WRITE },
+	{ "write_atomic", OP_WRITE }, { "write_zeroes", OP_ZERO },
 };
 
 int lbs_fsx_replay_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
@@ -918,7 +922,7 @@ int lbs_fsx_replay_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 		struct op_rec r = { 0 };
 		char why[128];
 		size_t k;
-		bool found = false;
+		bool found = false, ok;
 		int pr;
 
 		lineno++;
@@ -983,9 +987,16 @@ int lbs_fsx_replay_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 				lineno, r.off, r.len);
 			r.len--;
 		}
-		if (!exec_op(&c, &r) ||
-		    (o->check_every && !(c.opno % o->check_every) &&
-		     !check_whole(&c, &r, false))) {
+		ok = exec_op(&c, &r);
+		/* close_open: fsx closes, drops caches, reopens; check the
+		 * file there, as after lbs-sim's drop_caches */
+		if (ok && fl.close_open) {
+			r.op = OP_DROP;
+			ok = exec_op(&c, &r);
+		}
+		if (ok && o->check_every && !(c.opno % o->check_every))
+			ok = check_whole(&c, &r, false);
+		if (!ok) {
 			res->mismatches = 1;
 			rc = 1;
 			break;
