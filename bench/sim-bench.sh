@@ -42,7 +42,12 @@ else
 		>"$work/fsx0" 2>&1 || { cat "$work/fsx0"; exit 1; }
 	unsup=$(sed -n 's/.*unsupported skipped: //p' "$work/fsx0" | head -1 |
 		sed 's/ [0-9]*//g; s/, */,/g')
-	echo "lbs-fsx on tmpfs skips: ${unsup:-nothing} (the sim is told the same)"
+	# tmpfs O_DIRECT (6.6+) has no alignment rule: unaligned O_DIRECT
+	# works there and gets EINVAL in the sim, so the streams would part
+	if grep -q '(not enforced)' "$work/fsx0"; then
+		unsup=${unsup:+$unsup,}dio
+	fi
+	echo "lbs-fsx on tmpfs skips: ${unsup:-nothing} (both tools are told the same)"
 fi
 simargs="--block-size 4096 --page-size 4096 --seed $SEED --ops $OPS --no-crash --quiet --final-sum"
 [ -n "$unsup" ] && simargs="$simargs --unsupported $unsup"
@@ -54,8 +59,10 @@ while [ $i -lt "$RUNS" ]; do
 	opsps <"$work/sim.out" >>"$work/sim.r"
 	if [ -x "$fsx" ]; then
 		rm -f "$f"
+		# shellcheck disable=SC2086
 		"$fsx" --seed "$SEED" --ops "$OPS" --no-crash --quiet --final-sum \
-			"$f" >"$work/fsx.out" 2>&1 || { cat "$work/fsx.out"; exit 1; }
+			${unsup:+--unsupported $unsup} "$f" >"$work/fsx.out" 2>&1 ||
+			{ cat "$work/fsx.out"; exit 1; }
 		opsps <"$work/fsx.out" >>"$work/fsx.r"
 	fi
 	i=$((i + 1))

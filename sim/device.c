@@ -20,12 +20,29 @@ static uint8_t stale_byte(uint64_t daddr)
 	return (uint8_t)(0x80 | ((w >> (5 * (k - 2))) & 0x7f));
 }
 
+/* GCC's and clang's vector extension: bytewise arithmetic */
+typedef uint8_t v16 __attribute__((vector_size(16)));
+
 void sim_dev_fill_stale(struct lbs_sim *s, uint64_t pblk)
 {
+	const v16 inc = { 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0 };
 	uint64_t a = pblk << s->blkbits;
 
-	for (uint32_t i = 0; i < s->bs; i++)
-		s->dev[a + i] = stale_byte(a + i);
+	/*
+	 * stale_byte() two words at a time (blocks start 256-byte aligned):
+	 * in a run of 32 words only byte 2, the low 7 bits of the word
+	 * index, changes, by one a word and without a carry.
+	 */
+	for (uint32_t i = 0; i < s->bs; i += 256) {
+		uint8_t b[16];
+		v16 v;
+
+		for (unsigned k = 0; k < 16; k++)
+			b[k] = stale_byte(a + i + k);
+		memcpy(&v, b, 16);
+		for (unsigned j = 0; j < 256; j += 16, v += inc)
+			memcpy(s->dev + a + i + j, &v, 16);
+	}
 }
 
 /* fill folio bytes [off, off+len) from the file's mapping at @pos */

@@ -36,6 +36,8 @@ static const char *const op_names[OP_NR] = {
 	"write_short",
 };
 
+_Static_assert(OP_NR == LBS_FSX_NOPS, "LBS_FSX_NOPS is the op count");
+
 /* the default mix, per 1000 */
 static const unsigned op_weight[OP_NR] = {
 	[OP_READ] = 120, [OP_WRITE] = 170, [OP_MAPREAD] = 50,
@@ -59,6 +61,12 @@ struct ctx {
 	struct fsx_backend *b;
 	struct lbs_oracle *orc;
 	uint64_t max, opsize, opno, rng;
+	/* fsx's testcalls: the op lines (not "skip") logged so far; the
+	 * data of a write is that of test call tc + 1, as fsx replays it */
+	uint64_t tc;
+	unsigned mix[OP_NR];
+	uint64_t mix_total;
+	uint32_t rbdy, wbdy, tbdy;
 	uint8_t *buf, *rbuf;
 	uint32_t bs, stat_bs;
 	FILE *log;
@@ -91,8 +99,7 @@ static uint64_t rnd_below(struct ctx *c, uint64_t n)
 
 static void fill(struct ctx *c, uint64_t pos, uint64_t len)
 {
-	for (uint64_t i = 0; i < len; i++)
-		c->buf[i] = lbs_oracle_gen(c->opno, pos + i);
+	lbs_oracle_gen(c->orc, c->tc + 1, pos, len, c->buf);
 }
 
 static void report(struct ctx *c, const struct op_rec *r, const char *what,
@@ -186,16 +193,16 @@ static bool fsx_normalize(const struct ctx *c, struct op_rec *r,
  * no fsx twin and no effect on the bytes: not logged.  A crash cannot be
  * expressed in fsx's format: it becomes a comment (fsx skips "#" lines),
  * so a replay of a recording with crashes diverges after the first one.
+ * Returns true for an op line (fsx counts those as test calls, and the
+ * data of each write follows that count), false for "skip" or nothing.
  */
-static void record(struct ctx *c, const struct op_rec *r, uint64_t fsize)
+static bool record(struct ctx *c, const struct op_rec *r, uint64_t fsize)
 {
 	FILE *f = c->o->record;
 	struct op_rec n = *r;
 	const char *name;
 	bool skip = r->noop;
 
-	if (!f)
-		return;
 	switch (r->op) {
 	case OP_DREAD: n.op = OP_READ; break;
 	case OP_DWRITE: n.op = OP_WRITE; break;
@@ -205,26 +212,31 @@ static void record(struct ctx *c, const struct op_rec *r, uint64_t fsize)
 		skip = !r->done;
 		break;
 	case OP_FSYNC_RANGE: n.op = OP_FSYNC; break;
-	case OP_WRITEBACK: case OP_DROP: return;
+	case OP_WRITEBACK: case OP_DROP: return false;
 	case OP_CRASH:
-		fprintf(f, "# lbs-sim crash (file size 0x%" PRIx64 " before)\n",
-			fsize);
-		return;
+		if (f)
+			fprintf(f, "# lbs-sim crash (file size 0x%" PRIx64
+				" before)\n", fsize);
+		return false;
 	default: break;
 	}
 	if (!skip && n.op != OP_TRUNCATE && n.op != OP_FSYNC) {
 		struct op_rec m = n;
 
-		/* record what fsx would do byte for byte on replay */
-		if (!fsx_normalize(c, &m, fsize))
+		/* record what fsx would do byte for byte on replay; a read
+		 * at or past EOF read nothing: fsx would read elsewhere */
+		if (!fsx_normalize(c, &m, fsize) ||
+		    ((n.op == OP_READ || n.op == OP_MAPREAD) && n.off >= fsize))
 			skip = n.op == OP_READ || n.op == OP_MAPREAD ||
 			       n.op == OP_PUNCH;
 		else if (n.op == OP_READ || n.op == OP_MAPREAD ||
 			 n.op == OP_PUNCH)
 			n = m;
 		if (!skip && (m.off != n.off || m.len != n.len)) {
-			fprintf(f, "# lbs-sim: fsx replays the next op as 0x%"
-				PRIx64 " 0x%" PRIx64 "\n", m.off, m.len);
+			if (f)
+				fprintf(f, "# lbs-sim: fsx replays the next op "
+					"as 0x%" PRIx64 " 0x%" PRIx64 "\n",
+					m.off, m.len);
 			c->unfaithful++;
 		}
 	}
@@ -235,10 +247,12 @@ static void record(struct ctx *c, const struct op_rec *r, uint64_t fsize)
 	} else if (n.op == OP_FSYNC) {
 		n.off = n.len = 0;
 	}
-	fprintf(f, "%s%s 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 "%s\n",
-		skip ? "skip " : "", name, n.off, n.len, fsize,
-		n.keep && (n.op == OP_FALLOCATE || n.op == OP_ZERO) ?
-		" keep_size" : "");
+	if (f)
+		fprintf(f, "%s%s 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 "%s\n",
+			skip ? "skip " : "", name, n.off, n.len, fsize,
+			n.keep && (n.op == OP_FALLOCATE || n.op == OP_ZERO) ?
+			" keep_size" : "");
+	return !skip;	/* fsx counts it as a test call */
 }
 
 static uint64_t fnv1a64(const uint8_t *p, uint64_t n)
@@ -250,15 +264,25 @@ static uint64_t fnv1a64(const uint8_t *p, uint64_t n)
 	return h;
 }
 
-static bool check_whole(struct ctx *c, const struct op_rec *r)
+/* the whole file against the oracle; @sum: record its checksum (end) */
+static bool check_whole(struct ctx *c, const struct op_rec *r, bool sum)
 {
 	struct lbs_oracle_mismatch mm;
-	uint64_t size = c->b->size(c->b->p);
-	int64_t n = c->b->read(c->b->p, 0, size, c->rbuf);
+	uint64_t size = c->b->size(c->b->p), a = c->b->dio_align;
+	int64_t n;
+
+	/* fsx -Z reads the file back through O_DIRECT too; an aligned
+	 * length past EOF returns the bytes up to EOF */
+	n = c->o->direct ? c->b->dio_read(c->b->p, 0, (size + a - 1) / a * a,
+					  c->rbuf) : -EOPNOTSUPP;
+	if (n == -EOPNOTSUPP)
+		n = c->b->read(c->b->p, 0, size, c->rbuf);
 
 	/* the checksum of the bytes the backend holds, not the oracle's */
-	c->final_sum = fnv1a64(c->rbuf, n > 0 ? (uint64_t)n : 0);
-	c->final_sum_valid = n == (int64_t)size;
+	if (sum) {
+		c->final_sum = fnv1a64(c->rbuf, n > 0 ? (uint64_t)n : 0);
+		c->final_sum_valid = n == (int64_t)size;
+	}
 	if (!lbs_oracle_check_read(c->orc, 0, size, c->rbuf, n, &mm) ||
 	    size != lbs_oracle_size(c->orc)) {
 		if (size != lbs_oracle_size(c->orc)) {
@@ -335,6 +359,17 @@ static bool dio_einval(struct ctx *c, struct op_rec *r, int64_t n,
 	return false;
 }
 
+static bool op_moves_data(enum op op)
+{
+	switch (op) {
+	case OP_READ: case OP_MAPREAD: case OP_DREAD: case OP_WRITE:
+	case OP_MAPWRITE: case OP_DWRITE: case OP_WRITE_SHORT:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static bool exec_op(struct ctx *c, struct op_rec *r)
 {
 	struct lbs_oracle_mismatch mm;
@@ -353,6 +388,10 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 			r->keep ? " keep" : "", size);
 	if (unsupported(c, r, 0))
 		return true;
+	if (!r->len && op_moves_data(r->op)) {
+		r->noop = true;		/* fsx: "skipping zero size ..." */
+		return true;
+	}
 	switch (r->op) {
 	case OP_READ:
 	case OP_MAPREAD:
@@ -380,24 +419,29 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 		}
 		break;
 	case OP_WRITE:
-	case OP_WRITE_SHORT:
-		fill(c, r->off, r->len);
-		n = b->write(b->p, r->off, r->len, c->buf,
-			     r->op == OP_WRITE_SHORT ? r->arg : SIZE_MAX);
-		if (r->op == OP_WRITE_SHORT) {
-			if (n == -EFAULT) {	/* nothing copied */
-				r->done = 0;
-				break;
-			}
-			if (n < 0 || (uint64_t)n > r->len)
-				goto bad_errno;
-			r->done = (uint64_t)n;
-			lbs_oracle_write(c->orc, r->off, (uint64_t)n, c->opno);
-			break;
-		}
+		/*
+		 * A full write must succeed (anything else stops the run):
+		 * the oracle takes the data first, and the write copies it
+		 * from there (one pass over the bytes, not three).
+		 */
+		lbs_oracle_write(c->orc, r->off, r->len, c->tc + 1);
+		n = b->write(b->p, r->off, r->len,
+			     lbs_oracle_bytes(c->orc) + r->off, SIZE_MAX);
 		if (n != (int64_t)r->len)
 			goto bad_errno;
-		lbs_oracle_write(c->orc, r->off, r->len, c->opno);
+		break;
+	case OP_WRITE_SHORT:
+		fill(c, r->off, r->len);
+		n = b->write(b->p, r->off, r->len, c->buf, r->arg);
+		if (n == -EFAULT) {	/* nothing copied */
+			r->done = 0;
+			break;
+		}
+		if (n < 0 || (uint64_t)n > r->len)
+			goto bad_errno;
+		r->done = (uint64_t)n;
+		lbs_oracle_write_copy(c->orc, r->off, (uint64_t)n, c->tc + 1,
+				      c->buf);
 		break;
 	case OP_DWRITE:
 		fill(c, r->off, r->len);
@@ -410,7 +454,7 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 			goto bad_errno;
 		if (n != (int64_t)r->len)
 			goto bad_errno;
-		lbs_oracle_write(c->orc, r->off, r->len, c->opno);
+		lbs_oracle_write_copy(c->orc, r->off, r->len, c->tc + 1, c->buf);
 		break;
 	case OP_MAPWRITE:
 		if (r->off + r->len > size) {	/* fsx extends first */
@@ -419,11 +463,12 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 				goto bad_err;
 			lbs_oracle_set_size(c->orc, r->off + r->len);
 		}
-		fill(c, r->off, r->len);
-		n = b->mmap_write(b->p, r->off, r->len, c->buf);
+		/* as a full write: the oracle's bytes are the source */
+		lbs_oracle_write(c->orc, r->off, r->len, c->tc + 1);
+		n = b->mmap_write(b->p, r->off, r->len,
+				  lbs_oracle_bytes(c->orc) + r->off);
 		if (n != (int64_t)r->len)
 			goto bad_errno;
-		lbs_oracle_write(c->orc, r->off, r->len, c->opno);
 		break;
 	case OP_TRUNCATE:
 		err = b->truncate(b->p, r->off);
@@ -507,7 +552,7 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 		break;
 	case OP_DROP:
 		b->drop_caches(b->p);
-		return check_whole(c, r);
+		return check_whole(c, r, false);
 	case OP_CRASH: {
 		uint64_t ns;
 
@@ -545,23 +590,65 @@ bad_err:
 	return false;
 }
 
+/*
+ * fsx's -R, -W and -Z conversions of a drawn op, and its -r, -w and -t
+ * rounding (doread(), dowrite(), domapread(), domapwrite(),
+ * dotruncate()): offsets down to the boundary, O_DIRECT lengths too.  A
+ * length rounded to 0 makes the op a no-op, logged "skip" as fsx does.
+ */
+static void fsx_rules(const struct ctx *c, struct op_rec *r, uint64_t size)
+{
+	const struct lbs_fsx_opts *o = c->o;
+
+	if (r->op == OP_MAPREAD && o->no_mapread)
+		r->op = OP_READ;
+	if (r->op == OP_MAPWRITE && o->no_mapwrite)
+		r->op = OP_WRITE;
+	if (o->direct && r->op == OP_READ)
+		r->op = OP_DREAD;
+	if (o->direct && (r->op == OP_WRITE || r->op == OP_WRITE_SHORT))
+		r->op = OP_DWRITE;	/* no short copy into O_DIRECT */
+	switch (r->op) {
+	case OP_READ: case OP_MAPREAD:
+		r->off -= r->off % c->rbdy;
+		break;
+	case OP_DREAD:
+		if (c->rbdy > 1) {	/* test(): TRIM_OFF_LEN to the size */
+			trim_off(&r->off, size);
+			trim_len(r->off, &r->len, size);
+			r->off -= r->off % c->rbdy;
+			r->len -= r->len % c->rbdy;
+		}
+		break;
+	case OP_WRITE: case OP_MAPWRITE: case OP_WRITE_SHORT:
+		r->off -= r->off % c->wbdy;
+		break;
+	case OP_DWRITE:
+		if (c->wbdy > 1) {
+			r->off -= r->off % c->wbdy;
+			r->len -= r->len % c->wbdy;
+		}
+		break;
+	case OP_TRUNCATE:
+		r->off -= r->off % c->tbdy;
+		break;
+	default:
+		break;
+	}
+}
+
 static void gen_op(struct ctx *c, struct op_rec *r)
 {
-	uint64_t size = c->b->size(c->b->p), w = rnd_below(c, 1000), acc = 0;
+	uint64_t size = c->b->size(c->b->p), w = rnd_below(c, c->mix_total);
+	uint64_t acc = 0;
 	unsigned k;
 
 	memset(r, 0, sizeof(*r));
 	for (k = 0; k < OP_NR; k++) {
-		unsigned wt = op_weight[k];
-
-		if (k == OP_CRASH && c->o->no_crash)
-			wt = 0;
-		acc += wt;
+		acc += c->mix[k];
 		if (w < acc)
 			break;
 	}
-	if (k >= OP_NR)
-		k = OP_WRITE;
 	r->op = (enum op)k;
 	r->off = rnd_below(c, c->max);
 	r->len = 1 + rnd_below(c, c->opsize);
@@ -584,6 +671,8 @@ static void gen_op(struct ctx *c, struct op_rec *r)
 		}
 		break;
 	case OP_DREAD: case OP_DWRITE:
+		if ((r->op == OP_DREAD ? c->rbdy : c->wbdy) > 1)
+			break;			/* fsx_rules() aligns */
 		if (rnd_below(c, 16)) {		/* sector aligned */
 			r->off &= ~(uint64_t)511;
 			r->len = (r->len + 511) & ~(uint64_t)511;
@@ -648,6 +737,7 @@ static void gen_op(struct ctx *c, struct op_rec *r)
 	default:
 		break;
 	}
+	fsx_rules(c, r, size);
 }
 
 static double now(void)
@@ -668,7 +758,7 @@ uint64_t lbs_fsx_max_size(const struct lbs_fsx_opts *o)
 }
 
 static int ctx_init(struct ctx *c, const struct lbs_fsx_opts *o,
-		    struct fsx_backend *b)
+		    struct fsx_backend *b, bool replay)
 {
 	memset(c, 0, sizeof(*c));
 	c->o = o;
@@ -679,9 +769,31 @@ static int ctx_init(struct ctx *c, const struct lbs_fsx_opts *o,
 	c->bs = o->block_size;
 	c->stat_bs = b->stat_bs;
 	c->unsup_mask = o->unsupported;
-	c->orc = lbs_oracle_new(c->max);
-	c->buf = aligned_alloc(4096, (c->max + 4095) & ~4095ull);
-	c->rbuf = aligned_alloc(4096, (c->max + 4095) & ~4095ull);
+	c->orc = lbs_oracle_new(c->max, (uint32_t)o->seed);
+	if (o->perturb_gendata)
+		lbs_oracle_perturb_gendata(c->orc);
+	c->rbdy = o->read_bdy > 1 ? o->read_bdy : 1;
+	c->wbdy = o->write_bdy > 1 ? o->write_bdy : 1;
+	c->tbdy = o->trunc_bdy > 1 ? o->trunc_bdy : 1;
+	for (unsigned k = 0; k < OP_NR; k++)
+		c->mix_total += o->mix[k];
+	memcpy(c->mix, c->mix_total ? o->mix : op_weight, sizeof(c->mix));
+	if (o->no_crash)
+		c->mix[OP_CRASH] = 0;
+	c->mix_total = 0;
+	for (unsigned k = 0; k < OP_NR; k++)
+		c->mix_total += c->mix[k];
+	/* replay never crashes (fsx has no crash op) */
+	if (!b->can_crash || !c->mix[OP_CRASH] || replay)
+		lbs_oracle_no_crash(c->orc);
+	if (!c->mix_total) {
+		fprintf(stderr, "%s: the op mix has no op left\n", b->name);
+		lbs_oracle_free(c->orc);
+		return -1;
+	}
+	/* room for an O_DIRECT read of the last block past EOF too */
+	c->buf = aligned_alloc(4096, (c->max + 2 * 65536) & ~4095ull);
+	c->rbuf = aligned_alloc(4096, (c->max + 2 * 65536) & ~4095ull);
 	if (!c->buf || !c->rbuf)
 		abort();
 	c->rng = o->seed;
@@ -716,7 +828,7 @@ int lbs_fsx_run_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
-	if (ctx_init(&c, o, b))
+	if (ctx_init(&c, o, b, false))
 		return 2;
 	for (c.opno = 1; c.opno <= o->ops; c.opno++) {
 		uint64_t size = b->size(b->p);
@@ -724,7 +836,10 @@ int lbs_fsx_run_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 
 		gen_op(&c, &r);
 		ok = exec_op(&c, &r);
-		record(&c, &r, size);
+		if (record(&c, &r, size))
+			c.tc++;
+		if (ok && o->check_every && !(c.opno % o->check_every))
+			ok = check_whole(&c, &r, false);
 		if (!ok) {
 			res->mismatches = 1;
 			rc = 1;
@@ -745,7 +860,9 @@ int lbs_fsx_run_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 	if (!rc) {
 		r.op = OP_DROP;
 		r.off = r.len = 0;
-		if (!check_whole(&c, &r)) {
+		if (o->before_final_check)
+			o->before_final_check(o->hook_arg);
+		if (!check_whole(&c, &r, true)) {
 			res->mismatches = 1;
 			rc = 1;
 		}
@@ -770,6 +887,10 @@ static const struct {
 	{ "insert_range", OP_INSERT }, { "fsync", OP_FSYNC },
 	/* XFS_IOC_ALLOCSP: fsx models it as a truncate to arg1 */
 	{ "allocsp", OP_TRUNCATE },
+	/* the same bytes as their plain forms: the logged range is the one
+	 * done; write_zeroes zeroes and extends like zero_range */
+	{ "read_dontcache", OP_READ }, { "write_dontcache", OP_WRITE },
+	{ "write_atomic", OP_WRITE }, { "write_zeroes", OP_ZERO },
 };
 
 int lbs_fsx_replay_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
@@ -791,7 +912,7 @@ int lbs_fsx_replay_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
 		return 2;
 	}
-	if (ctx_init(&c, o, b)) {
+	if (ctx_init(&c, o, b, true)) {
 		fclose(f);
 		return 2;
 	}
@@ -801,7 +922,7 @@ int lbs_fsx_replay_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 		struct op_rec r = { 0 };
 		char why[128];
 		size_t k;
-		bool found = false;
+		bool found = false, ok;
 		int pr;
 
 		lineno++;
@@ -833,6 +954,7 @@ int lbs_fsx_replay_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 				found = true;
 			}
 		c.opno++;		/* fsx's testcalls */
+		c.tc = c.opno - 1;	/* this line's writes: test call opno */
 		if (!found) {		/* clone/dedupe/copy/exchange */
 			res->unmodelled++;
 			continue;
@@ -865,7 +987,16 @@ int lbs_fsx_replay_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 				lineno, r.off, r.len);
 			r.len--;
 		}
-		if (!exec_op(&c, &r)) {
+		ok = exec_op(&c, &r);
+		/* close_open: fsx closes, drops caches, reopens; check the
+		 * file there, as after lbs-sim's drop_caches */
+		if (ok && fl.close_open) {
+			r.op = OP_DROP;
+			ok = exec_op(&c, &r);
+		}
+		if (ok && o->check_every && !(c.opno % o->check_every))
+			ok = check_whole(&c, &r, false);
+		if (!ok) {
 			res->mismatches = 1;
 			rc = 1;
 			break;
@@ -875,7 +1006,9 @@ int lbs_fsx_replay_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 	if (!rc) {
 		struct op_rec r = { .op = OP_DROP };
 
-		if (!check_whole(&c, &r)) {
+		if (o->before_final_check)
+			o->before_final_check(o->hook_arg);
+		if (!check_whole(&c, &r, true)) {
 			res->mismatches = 1;
 			rc = 1;
 		}
@@ -896,6 +1029,61 @@ int lbs_fsx_replay_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 	res->seconds = now() - t0;
 	ctx_fini(&c, res, rc);
 	return rc;
+}
+
+/* ---- op mix --------------------------------------------------------------- */
+
+const char *lbs_fsx_op_name(unsigned k)
+{
+	return k < OP_NR ? op_names[k] : NULL;
+}
+
+int lbs_fsx_mix_parse(const char *s, unsigned mix[LBS_FSX_NOPS], char *err,
+		      size_t errlen)
+{
+	const char *p = s;
+	uint64_t total = 0;
+
+	memset(mix, 0, LBS_FSX_NOPS * sizeof(mix[0]));
+	while (*p) {
+		size_t n = strcspn(p, "=,");
+		unsigned long long v;
+		unsigned k;
+		char *end;
+
+		for (k = 0; k < OP_NR; k++)
+			if (strlen(op_names[k]) == n &&
+			    !strncmp(p, op_names[k], n))
+				break;
+		if (k == OP_NR) {
+			snprintf(err, errlen, "unknown op \"%.*s\" in --ops-mix",
+				 (int)(n > 40 ? 40 : n), p);
+			return -1;
+		}
+		if (p[n] != '=') {
+			snprintf(err, errlen, "--ops-mix: %s needs =WEIGHT",
+				 op_names[k]);
+			return -1;
+		}
+		p += n + 1;
+		errno = 0;
+		v = isdigit((unsigned char)*p) ? strtoull(p, &end, 10) : 0;
+		if (!isdigit((unsigned char)*p) || errno || v > 1000000 ||
+		    (*end && *end != ',')) {
+			snprintf(err, errlen, "--ops-mix: %s: bad weight \"%.*s\""
+				 " (a whole number 0..1000000)", op_names[k],
+				 (int)strcspn(p, ","), p);
+			return -1;
+		}
+		mix[k] = (unsigned)v;
+		total += v;
+		p = *end ? end + 1 : end;
+	}
+	if (!total) {
+		snprintf(err, errlen, "--ops-mix: no op has a weight above 0");
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- shared reporting --------------------------------------------------- */
@@ -948,6 +1136,27 @@ void lbs_fsx_print_unsupported(FILE *f, const struct lbs_fsx_result *r)
 			r->unsupported[k]);
 		sep = ",";
 	}
+}
+
+void lbs_fsx_print_tail(FILE *f, const struct lbs_fsx_result *r,
+			bool final_sum)
+{
+	lbs_fsx_print_unsupported(f, r);
+	fprintf(f, "\n");
+	if (final_sum)
+		lbs_fsx_print_final_sum(f, r);
+}
+
+void lbs_fsx_print_replay(FILE *f, const char *what,
+			  const struct lbs_fsx_result *r, int rc,
+			  bool final_sum)
+{
+	fprintf(f, "%s: %" PRIu64 " ops, %" PRIu64 " skip lines, %" PRIu64
+		" skipped by fsx's rules, %" PRIu64 " not modelled (skipped)"
+		", %s, size %" PRIu64, what, r->ops_run, r->skipped,
+		r->fsx_skipped, r->unmodelled, rc ? "MISMATCH" : "clean",
+		r->final_size);
+	lbs_fsx_print_tail(f, r, final_sum);
 }
 
 void lbs_fsx_print_final_sum(FILE *f, const struct lbs_fsx_result *r)

@@ -6,6 +6,15 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdbool.h>
+#include <stddef.h>
+
+/* the op kinds of the campaign, for --ops-mix */
+#define LBS_FSX_NOPS 18
+const char *lbs_fsx_op_name(unsigned k);	/* NULL past the last */
+/* "read=2,write=4": weights into @mix (unnamed ops 0); -1 and a message
+ * in @err on an unknown name, a bad number or an all-zero mix */
+int lbs_fsx_mix_parse(const char *s, unsigned mix[LBS_FSX_NOPS], char *err,
+		      size_t errlen);
 
 struct lbs_fsx_opts {
 	uint32_t block_size, page_size;
@@ -22,6 +31,30 @@ struct lbs_fsx_opts {
 	/* test only (negative control of the replay cross-check): replay
 	 * the Nth write one byte short, oracle included; 0: off */
 	uint64_t perturb_write;
+	/* test only (negative control of the fsx byte agreement): odd
+	 * bytes without fsx's original_buf term */
+	bool perturb_gendata;
+	/* test only (negative control of the EINVAL check): the simulator
+	 * takes an unaligned O_DIRECT write as a buffered one */
+	bool perturb_dio_align;
+
+	/* fsx -Z: reads and writes through O_DIRECT (mapped ones too with
+	 * no_mapread / no_mapwrite, fsx -R / -W, which turn them into
+	 * reads / writes) */
+	bool direct, no_mapread, no_mapwrite;
+	/* fsx -r / -w / -t: offsets (and O_DIRECT lengths) rounded down to
+	 * these; 0 or 1: none */
+	uint32_t read_bdy, write_bdy, trunc_bdy;
+	/* --ops-mix: weights per op (lbs_fsx_op_name() order); all zero:
+	 * the default mix */
+	unsigned mix[LBS_FSX_NOPS];
+	/* whole-file check every this many ops (fsx -X: 1); 0: only at
+	 * fsx's points: the end, drop caches (fsx's close/open) and crash */
+	uint64_t check_every;
+	/* called once after the last op, before the final whole-file check
+	 * (whose read caches every page): lbs-sim map draws there */
+	void (*before_final_check)(void *arg);
+	void *hook_arg;
 };
 
 /* features a filesystem may lack; their ops are skipped and counted */
@@ -57,6 +90,13 @@ const char *lbs_fsx_feature_names(void);
 /* ", unsupported skipped: ..." when any (same text in both tools) */
 void lbs_fsx_print_unsupported(FILE *f, const struct lbs_fsx_result *r);
 void lbs_fsx_print_final_sum(FILE *f, const struct lbs_fsx_result *r);
+/* the unsupported list, a newline and (@final_sum) the final sum */
+void lbs_fsx_print_tail(FILE *f, const struct lbs_fsx_result *r,
+			bool final_sum);
+/* a replay's summary line (@what: "replay F.fsxops"), then the tail */
+void lbs_fsx_print_replay(FILE *f, const char *what,
+			  const struct lbs_fsx_result *r, int rc,
+			  bool final_sum);
 
 /* 0 clean, 1 mismatch, 2 usage (message printed) */
 int lbs_fsx_run(const struct lbs_fsx_opts *o, struct lbs_fsx_result *r);
@@ -64,5 +104,11 @@ int lbs_fsx_run(const struct lbs_fsx_opts *o, struct lbs_fsx_result *r);
  * non-NULL (file of the final contents) */
 int lbs_fsx_replay(const struct lbs_fsx_opts *o, const char *path,
 		   const char *final_out, struct lbs_fsx_result *r);
+/* either of them (@replay NULL: a campaign) on a simulator instance the
+ * caller made for these options and keeps (lbs-sim map draws it) */
+struct lbs_sim;
+int lbs_fsx_sim_run(struct lbs_sim *sim, const struct lbs_fsx_opts *o,
+		    const char *replay, const char *final_out,
+		    struct lbs_fsx_result *r);
 
 #endif

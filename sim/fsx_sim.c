@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The simulator as fsx's op execution backend: lbs_fsx_run() and
- * lbs_fsx_replay() for lbs-sim and the tests.
+ * The simulator as fsx's op execution backend: lbs_fsx_run(),
+ * lbs_fsx_replay() and lbs_fsx_sim_run() for lbs-sim, its map command and
+ * the tests.
  */
 #define _GNU_SOURCE
 #include "fsx_backend.h"
@@ -30,6 +31,14 @@ static int64_t s_write(void *p, uint64_t pos, uint64_t len, const void *buf,
 static int64_t s_dio_write(void *p, uint64_t pos, uint64_t len,
 			   const void *buf)
 {
+	return lbs_sim_dio_write(p, pos, len, buf);
+}
+
+static int64_t s_dio_write_lax(void *p, uint64_t pos, uint64_t len,
+			       const void *buf)
+{
+	if ((pos | len) % 512)
+		return lbs_sim_write(p, pos, len, buf, SIZE_MAX);
 	return lbs_sim_dio_write(p, pos, len, buf);
 }
 
@@ -97,18 +106,9 @@ static void s_counters(void *p, struct lbs_fsx_result *r)
 	r->crashes = k->crashes;
 }
 
-static struct lbs_sim *sim_backend(const struct lbs_fsx_opts *o,
-				   struct fsx_backend *b)
+static void sim_backend(struct lbs_sim *sim, const struct lbs_fsx_opts *o,
+			struct fsx_backend *b)
 {
-	struct lbs_sim_config cfg = { o->block_size, o->page_size,
-				      lbs_fsx_max_size(o), o->inject };
-	char err[256];
-	struct lbs_sim *sim = lbs_sim_create(&cfg, err, sizeof(err));
-
-	if (!sim) {
-		fprintf(stderr, "lbs-sim: %s\n", err);
-		return NULL;
-	}
 	*b = (struct fsx_backend){
 		.p = sim, .name = "lbs-sim",
 		.stat_bs = lbs_sim_stat_blksize(sim),
@@ -126,36 +126,47 @@ static struct lbs_sim *sim_backend(const struct lbs_fsx_opts *o,
 		.crash = s_crash, .describe = s_describe,
 		.is_stale_byte = s_stale, .counters = s_counters,
 	};
-	return sim;
+	if (o->perturb_dio_align)
+		b->dio_write = s_dio_write_lax;
+}
+
+int lbs_fsx_sim_run(struct lbs_sim *sim, const struct lbs_fsx_opts *o,
+		    const char *replay, const char *final_out,
+		    struct lbs_fsx_result *r)
+{
+	struct fsx_backend b;
+
+	sim_backend(sim, o, &b);
+	return replay ? lbs_fsx_replay_on(o, &b, replay, final_out, r) :
+			lbs_fsx_run_on(o, &b, r);
+}
+
+static int with_sim(const struct lbs_fsx_opts *o, const char *replay,
+		    const char *final_out, struct lbs_fsx_result *r)
+{
+	struct lbs_sim_config cfg = { o->block_size, o->page_size,
+				      lbs_fsx_max_size(o), o->inject };
+	char err[256];
+	struct lbs_sim *sim = lbs_sim_create(&cfg, err, sizeof(err));
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (!sim) {
+		fprintf(stderr, "lbs-sim: %s\n", err);
+		return 2;
+	}
+	rc = lbs_fsx_sim_run(sim, o, replay, final_out, r);
+	lbs_sim_destroy(sim);
+	return rc;
 }
 
 int lbs_fsx_run(const struct lbs_fsx_opts *o, struct lbs_fsx_result *r)
 {
-	struct fsx_backend b;
-	struct lbs_sim *sim;
-	int rc;
-
-	memset(r, 0, sizeof(*r));
-	sim = sim_backend(o, &b);
-	if (!sim)
-		return 2;
-	rc = lbs_fsx_run_on(o, &b, r);
-	lbs_sim_destroy(sim);
-	return rc;
+	return with_sim(o, NULL, NULL, r);
 }
 
 int lbs_fsx_replay(const struct lbs_fsx_opts *o, const char *path,
 		   const char *final_out, struct lbs_fsx_result *r)
 {
-	struct fsx_backend b;
-	struct lbs_sim *sim;
-	int rc;
-
-	memset(r, 0, sizeof(*r));
-	sim = sim_backend(o, &b);
-	if (!sim)
-		return 2;
-	rc = lbs_fsx_replay_on(o, &b, path, final_out, r);
-	lbs_sim_destroy(sim);
-	return rc;
+	return with_sim(o, path, final_out, r);
 }

@@ -16,6 +16,9 @@ static const struct {
 	{ "zero_range", 3 }, { "collapse_range", 3 }, { "insert_range", 3 },
 	{ "clone_range", 4 }, { "dedupe_range", 4 }, { "copy_range", 4 },
 	{ "exchange_range", 4 }, { "fsync", 3 }, { "allocsp", 3 },
+	/* fstests 2025: RWF_DONTCACHE and RWF_ATOMIC I/O, WRITE_ZEROES */
+	{ "read_dontcache", 3 }, { "write_dontcache", 3 },
+	{ "write_atomic", 3 }, { "write_zeroes", 3 },
 };
 
 static int parse_num(const char *s, uint64_t *v)
@@ -103,6 +106,8 @@ int lbs_fsxops_parse(const char *line, struct lbs_fsxops_line *out,
 	while ((r = next_word(&p, w, sizeof(w))) != 0) {
 		if (r > 0 && !strcmp(w, "keep_size"))
 			out->keep_size = true;
+		else if (r > 0 && !strcmp(w, "unshare"))
+			out->unshare = true;
 		else if (r > 0 && !strcmp(w, "close_open"))
 			out->close_open = true;
 		else if (r > 0 && !strcmp(w, "*"))

@@ -3,7 +3,7 @@
  * One line of fstests fsx's .fsxops format (ltp/fsx.c logdump() and
  * read_op()):
  *
- *   [skip ]OP ARG0 ARG1 ARG2[ ARG3][ keep_size][ close_open][ *]
+ *   [skip ]OP ARG0 ARG1 ARG2[ ARG3][ keep_size][ close_open][ unshare][ *]
  *
  * Numbers are C literals (strtoul base 0; fsx writes 0x%x).  Three
  * numbers for every op but clone_range, dedupe_range, copy_range and
@@ -23,7 +23,7 @@ struct lbs_fsxops_line {
 	char op[20];		/* fsx's op name */
 	uint32_t nargs;		/* 3 or 4 */
 	uint64_t a[4];
-	bool skip, keep_size, close_open, overlap;
+	bool skip, keep_size, close_open, unshare, overlap;
 };
 
 /*

@@ -1,219 +1,75 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lbs-sim: fsx campaigns and .fsxops replay on the simulator.
- *   lbs-sim fsx --block-size B --page-size P --ops N --seed S
- *               [--file-size L] [--op-size O] [--inject X]... [--no-crash]
- *               [--record-ops F] [--quiet] [--unsupported LIST]
- *               [--final-sum]
- *   lbs-sim replay [--block-size B] [--page-size P] [--file-size L]
- *                  [--final F] [--final-sum] FILE.fsxops
- *   lbs-sim map ...: see map_cmd.c (lbs-sim-map)
- * --unsupported: treat the listed features as a fewer-feature filesystem
- * lacks them (their ops are skipped and counted, as lbs-fsx does on such
- * a filesystem; the op stream stays the same).
+ * lbs-sim: fsx campaigns, .fsxops replay and block/page pictures on the
+ * simulator.
+ *   lbs-sim fsx [common options] [--inject X]...
+ *   lbs-sim replay [common options] [--final F] FILE.fsxops
+ *   lbs-sim map ...: see map_cmd.c
+ * The common options (fsx_cli.h) are lbs-fsx's too.  --unsupported:
+ * treat the listed features as a fewer-feature filesystem lacks them
+ * (their ops are skipped and counted, as lbs-fsx does on such a
+ * filesystem; the op stream stays the same).
  * Exit: 0 clean, 1 mismatch, 2 usage or input error.
  */
 #define _GNU_SOURCE
 #include "fsx.h"
+#include "fsx_cli.h"
 #include "lbs_sim.h"
+#include "map_cmd.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+enum { T_FINAL = FSX_CLI_TOOL };
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: lbs-sim fsx --block-size B --page-size P --ops N --seed S\n"
-		"                   [--file-size L] [--op-size O] [--inject X]...\n"
-		"                   [--no-crash] [--record-ops F] [--quiet]\n"
-		"                   [--unsupported LIST] [--final-sum]\n"
-		"       lbs-sim replay [--block-size B] [--page-size P]\n"
-		"                   [--file-size L] [--final OUT] [--final-sum]\n"
-		"                   F.fsxops\n"
-		"       lbs-sim map --help: a picture of the block/page state\n"
-		"inject: %s\nunsupported: %s\n", lbs_sim_inject_names(),
-		lbs_fsx_feature_names());
+		"usage: lbs-sim fsx [options]\n"
+		"       lbs-sim replay [options] [--final OUT] F.fsxops\n"
+		"       lbs-sim map --help: a picture of the block/page state\n");
+	fsx_cli_usage(f, true);
+	fprintf(f, "inject: %s\n", lbs_sim_inject_names());
 }
 
-static int num(const char *opt, const char *s, uint64_t *v)
+static int tool_opt(void *arg, int val, const char *optarg)
 {
-	char *end;
-	uint64_t m = 1;
-
-	errno = 0;
-	if (!*s || *s == '-')
-		goto bad;
-	*v = strtoull(s, &end, 0);
-	if (errno)
-		goto bad;
-	if (*end == 'k' || *end == 'K')
-		m = 1024, end++;
-	else if (*end == 'm' || *end == 'M')
-		m = 1024 * 1024, end++;
-	if (*end)
-		goto bad;
-	*v *= m;
+	if (val != T_FINAL)
+		return -1;
+	*(const char **)arg = optarg;
 	return 0;
-bad:
-	fprintf(stderr, "lbs-sim: %s: bad number \"%s\"\n", opt, s);
-	return -1;
 }
 
-/*
- * "lbs-sim map ...": the picture lives in lbs-sim-map (map_cmd.c, map.c),
- * built next to lbs-sim; run it with the same arguments.
- */
-static int exec_map(char **argv)
+static int replay(struct fsx_cli *cli, const char *path, const char *final)
 {
-	char self[4096], *slash;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 16);
-
-	if (n <= 0) {
-		perror("lbs-sim: /proc/self/exe");
-		return 2;
-	}
-	self[n] = 0;
-	slash = strrchr(self, '/');
-	strcpy(slash ? slash + 1 : self, "lbs-sim-map");
-	argv[0] = self;
-	execv(self, argv);
-	fprintf(stderr, "lbs-sim: %s: %s\n", self, strerror(errno));
-	return 2;
-}
-
-int main(int argc, char **argv)
-{
-	static const struct option lo[] = {
-		{ "block-size", 1, NULL, 'b' }, { "page-size", 1, NULL, 'p' },
-		{ "ops", 1, NULL, 'N' }, { "seed", 1, NULL, 'S' },
-		{ "file-size", 1, NULL, 'l' }, { "op-size", 1, NULL, 'o' },
-		{ "inject", 1, NULL, 'i' }, { "record-ops", 1, NULL, 'r' },
-		{ "no-crash", 0, NULL, 'C' }, { "quiet", 0, NULL, 'q' },
-		{ "final", 1, NULL, 'F' }, { "help", 0, NULL, 'h' },
-		{ "unsupported", 1, NULL, 'U' }, { "final-sum", 0, NULL, 's' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct lbs_fsx_opts o = { .block_size = 4096, .page_size = 4096,
-				  .ops = 10000, .seed = 1 };
 	struct lbs_fsx_result r;
-	struct lbs_sim_config cfg;
-	const char *mode, *record = NULL, *final = NULL;
-	char err[256];
-	uint64_t v;
-	int c, rc;
-	bool final_sum = false;
+	int rc = lbs_fsx_replay(&cli->o, path, final, &r);
+	char what[4200];
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
-	}
-	mode = argv[1];
-	if (!strcmp(mode, "map"))
-		return exec_map(argv);
-	if (strcmp(mode, "fsx") && strcmp(mode, "replay")) {
-		fprintf(stderr, "lbs-sim: unknown command \"%s\"\n", mode);
-		usage(stderr);
+	if (rc == 2)
 		return 2;
-	}
-	optind = 2;
-	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-		switch (c) {
-		case 'b': case 'p': case 'N': case 'S': case 'l': case 'o':
-			if (num(lo[0].name, optarg, &v))
-				return 2;
-			if (c == 'b' || c == 'p') {
-				if (v > UINT32_MAX) {
-					fprintf(stderr, "lbs-sim: size %s out of range\n",
-						optarg);
-					return 2;
-				}
-				if (c == 'b')
-					o.block_size = (uint32_t)v;
-				else
-					o.page_size = (uint32_t)v;
-			}
-			if (c == 'N') o.ops = v;
-			if (c == 'S') o.seed = v;
-			if (c == 'l') o.file_size = v;
-			if (c == 'o') o.op_size = v;
-			break;
-		case 'i': {
-			unsigned bit = lbs_sim_inject_parse(optarg);
+	snprintf(what, sizeof(what), "replay %s", path);
+	lbs_fsx_print_replay(stdout, what, &r, rc, cli->final_sum);
+	return rc;
+}
 
-			if (!bit) {
-				fprintf(stderr, "lbs-sim: unknown --inject \"%s\" (known: %s)\n",
-					optarg, lbs_sim_inject_names());
-				return 2;
-			}
-			o.inject |= bit;
-			break;
-		}
-		case 'r': record = optarg; break;
-		case 'F': final = optarg; break;
-		case 'C': o.no_crash = true; break;
-		case 'U':
-			if (lbs_fsx_features_parse(optarg, &o.unsupported)) {
-				fprintf(stderr, "lbs-sim: bad --unsupported\n");
-				return 2;
-			}
-			break;
-		case 's': final_sum = true; break;
-		case 'q': o.quiet = true; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	cfg = (struct lbs_sim_config){ o.block_size, o.page_size,
-				       o.file_size, o.inject };
-	if (lbs_sim_config_check(&cfg, err, sizeof(err))) {
-		fprintf(stderr, "lbs-sim: %s\n", err);
+static int campaign(struct fsx_cli *cli)
+{
+	struct lbs_fsx_opts *o = &cli->o;
+	struct lbs_fsx_result r;
+	int rc;
+
+	if (fsx_cli_open_record(cli))
 		return 2;
-	}
-	if (o.file_size && o.file_size > ((uint64_t)1 << 30)) {
-		fprintf(stderr, "lbs-sim: --file-size at most 1 GiB\n");
-		return 2;
-	}
-	if (!strcmp(mode, "replay")) {
-		if (optind != argc - 1) {
-			fprintf(stderr, "lbs-sim: replay needs one .fsxops file\n");
-			return 2;
-		}
-		rc = lbs_fsx_replay(&o, argv[optind], final, &r);
-		if (rc != 2) {
-			printf("replay %s: %" PRIu64 " ops, %" PRIu64
-			       " skip lines, %" PRIu64 " skipped by fsx's rules, %"
-			       PRIu64 " not modelled (skipped), %s, size %" PRIu64,
-			       argv[optind], r.ops_run, r.skipped,
-			       r.fsx_skipped, r.unmodelled,
-			       rc ? "MISMATCH" : "clean", r.final_size);
-			lbs_fsx_print_unsupported(stdout, &r);
-			printf("\n");
-			if (final_sum)
-				lbs_fsx_print_final_sum(stdout, &r);
-		}
-		return rc;
-	}
-	if (optind != argc) {
-		fprintf(stderr, "lbs-sim: unexpected argument \"%s\"\n",
-			argv[optind]);
-		return 2;
-	}
-	if (record) {
-		o.record = fopen(record, "w");
-		if (!o.record) {
-			fprintf(stderr, "lbs-sim: %s: %s\n", record,
-				strerror(errno));
-			return 2;
-		}
-	}
-	o.progress = !o.quiet && isatty(2);
-	rc = lbs_fsx_run(&o, &r);
-	if (o.record)
-		fclose(o.record);
+	o->progress = !o->quiet && isatty(2);
+	rc = lbs_fsx_run(o, &r);
+	if (o->record)
+		fclose(o->record);
 	if (rc == 2)
 		return 2;
 	printf("lbs-sim fsx bs=%u ps=%u seed=%" PRIu64 ": %" PRIu64
@@ -222,14 +78,81 @@ int main(int argc, char **argv)
 	       " bios %" PRIu64 " segs, writeback %" PRIu64 " folios in %"
 	       PRIu64 " passes (max %" PRIu64 "), %" PRIu64 " crashes, %"
 	       PRIu64 " EINVAL",
-	       o.block_size, o.page_size, o.seed, r.ops_run, r.seconds,
+	       o->block_size, o->page_size, o->seed, r.ops_run, r.seconds,
 	       r.seconds > 0 ? r.ops_run / r.seconds : 0.0,
 	       rc ? "1 MISMATCH" : "0 mismatches", r.za_zeroed, r.za_min,
 	       r.dio_zero_bios, r.dio_zero_segs, r.wb_folios, r.wb_calls,
 	       r.wb_max_folios, r.crashes, r.einval);
-	lbs_fsx_print_unsupported(stdout, &r);
-	printf("\n");
-	if (final_sum)
-		lbs_fsx_print_final_sum(stdout, &r);
+	lbs_fsx_print_tail(stdout, &r, cli->final_sum);
 	return rc;
+}
+
+/*
+ * The page cache model allocates and frees a folio per page all the
+ * time; glibc would hand the top of the heap back at each free and fault
+ * it in again at the next allocation (30% of a campaign's time).
+ */
+static void keep_heap(void)
+{
+#ifdef __GLIBC__
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+	mallopt(M_MMAP_THRESHOLD, 4 << 20);
+#endif
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option tool[] = {
+		{ "final", 1, NULL, T_FINAL }, { NULL, 0, NULL, 0 }
+	};
+	const char *final = NULL;
+	struct fsx_cli cli = {
+		.o = { .block_size = 4096, .page_size = 4096, .ops = 10000,
+		       .seed = 1 },
+		.prog = "lbs-sim", .inject_parse = lbs_sim_inject_parse,
+		.inject_names = lbs_sim_inject_names(),
+		.tool_opts = tool, .tool_opt = tool_opt, .tool_arg = &final,
+		.usage = usage,
+	};
+	struct lbs_sim_config cfg;
+	char err[256];
+	const char *mode;
+	int rc;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	mode = argv[1];
+	keep_heap();
+	if (!strcmp(mode, "map"))
+		return lbs_sim_map_cmd(argc - 1, argv + 1);
+	if (strcmp(mode, "fsx") && strcmp(mode, "replay")) {
+		fprintf(stderr, "lbs-sim: unknown command \"%s\"\n", mode);
+		usage(stderr);
+		return 2;
+	}
+	rc = fsx_cli_parse(&cli, argc - 1, argv + 1);
+	if (rc >= 0)
+		return rc;
+	argc--, argv++;
+	cfg = (struct lbs_sim_config){ cli.o.block_size, cli.o.page_size,
+				       cli.o.file_size, cli.o.inject };
+	if (lbs_sim_config_check(&cfg, err, sizeof(err))) {
+		fprintf(stderr, "lbs-sim: %s\n", err);
+		return 2;
+	}
+	if (!strcmp(mode, "replay")) {
+		if (optind != argc - 1) {
+			fprintf(stderr, "lbs-sim: replay needs one .fsxops file\n");
+			return 2;
+		}
+		return replay(&cli, argv[optind], final);
+	}
+	if (optind != argc) {
+		fprintf(stderr, "lbs-sim: unexpected argument \"%s\"\n",
+			argv[optind]);
+		return 2;
+	}
+	return campaign(&cli);
 }

@@ -1,27 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The reference model; see oracle.h.  Knows nothing about blocks. */
 #include "oracle.h"
+#include "glibc_random.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* GCC's and clang's vector extension: bytewise arithmetic, mod 256 */
+typedef uint8_t v16 __attribute__((vector_size(16)));
+
 struct change {
-	uint64_t pos, len, opno;
+	uint64_t pos, len, tc;
 	bool zero;
 };
 
 struct lbs_oracle {
 	uint64_t max, size;
-	uint8_t *cur, *dur;
+	uint8_t *cur, *dur;	/* cur is zero at and past size */
+	uint64_t dur_end;	/* dur is zero at and past dur_end */
+	uint64_t dlo, dhi;	/* cur may differ from dur only in here */
 	uint64_t size_lo, size_hi;	/* crash size bounds */
+	uint8_t *odd;		/* fsx's original_buf at odd offsets, else 0 */
 	struct change *log;
 	size_t nlog, cap;
 	uint8_t *ok;			/* scratch for crash checks */
+	bool untracked;		/* lbs_oracle_no_crash(): dur, log unused */
 };
 
-struct lbs_oracle *lbs_oracle_new(uint64_t max)
+struct lbs_oracle *lbs_oracle_new(uint64_t max, uint32_t seed)
 {
 	struct lbs_oracle *o = calloc(1, sizeof(*o));
+	struct lbs_glibc_random g;
 
 	if (!o)
 		abort();
@@ -29,9 +38,28 @@ struct lbs_oracle *lbs_oracle_new(uint64_t max)
 	o->cur = calloc(max + 1, 1);
 	o->dur = calloc(max + 1, 1);
 	o->ok = calloc(max + 1, 1);
-	if (!o->cur || !o->dur || !o->ok)
+	o->odd = malloc(max + 1);
+	if (!o->cur || !o->dur || !o->ok || !o->odd)
 		abort();
+	/* fsx init_buffers(): original_buf[i] = random() % 256, in order */
+	lbs_glibc_srandom(&g, seed);
+	for (uint64_t i = 0; i <= max; i++) {
+		uint8_t v = (uint8_t)(lbs_glibc_random(&g) % 256);
+
+		o->odd[i] = i % 2 ? v : 0;
+	}
 	return o;
+}
+
+void lbs_oracle_no_crash(struct lbs_oracle *o)
+{
+	o->untracked = true;
+}
+
+void lbs_oracle_perturb_gendata(struct lbs_oracle *o)
+{
+	for (uint64_t i = 1; i <= o->max; i += 2)
+		o->odd[i] = 0;
 }
 
 void lbs_oracle_free(struct lbs_oracle *o)
@@ -41,6 +69,7 @@ void lbs_oracle_free(struct lbs_oracle *o)
 	free(o->cur);
 	free(o->dur);
 	free(o->ok);
+	free(o->odd);
 	free(o->log);
 	free(o);
 }
@@ -48,9 +77,45 @@ void lbs_oracle_free(struct lbs_oracle *o)
 uint64_t lbs_oracle_size(const struct lbs_oracle *o) { return o->size; }
 const uint8_t *lbs_oracle_bytes(const struct lbs_oracle *o) { return o->cur; }
 
-static void log_add(struct lbs_oracle *o, uint64_t pos, uint64_t len,
-		    uint64_t opno, bool zero)
+void lbs_oracle_gen(const struct lbs_oracle *o, uint64_t tc, uint64_t pos,
+		    uint64_t len, uint8_t *out)
 {
+	const uint8_t *odd = o->odd + pos;
+	uint8_t t = (uint8_t)(tc % 256);
+	v16 tt;
+	uint64_t i = 0;
+
+	for (unsigned k = 0; k < 16; k++)
+		tt[k] = t;
+	/* sixteen bytewise additions (mod 256) at a time */
+	for (; i + 16 <= len; i += 16) {
+		v16 a;
+
+		memcpy(&a, odd + i, 16);
+		a += tt;
+		memcpy(out + i, &a, 16);
+	}
+	for (; i < len; i++)
+		out[i] = (uint8_t)(t + odd[i]);
+}
+
+/* [pos, end) of cur changed */
+static void touch(struct lbs_oracle *o, uint64_t pos, uint64_t end)
+{
+	if (pos >= end)
+		return;
+	if (o->dlo >= o->dhi || pos < o->dlo)
+		o->dlo = pos;
+	if (end > o->dhi)
+		o->dhi = end;
+}
+
+static void log_add(struct lbs_oracle *o, uint64_t pos, uint64_t len,
+		    uint64_t tc, bool zero)
+{
+	if (o->untracked)
+		return;
+	touch(o, pos, pos + len);
 	if (!len)
 		return;
 	if (o->nlog == o->cap) {
@@ -59,7 +124,7 @@ static void log_add(struct lbs_oracle *o, uint64_t pos, uint64_t len,
 		if (!o->log)
 			abort();
 	}
-	o->log[o->nlog++] = (struct change){ pos, len, opno, zero };
+	o->log[o->nlog++] = (struct change){ pos, len, tc, zero };
 }
 
 /* forget changes at or above @pos: those bytes are durable or gone */
@@ -79,6 +144,17 @@ static void log_clip(struct lbs_oracle *o, uint64_t pos)
 	o->nlog = j;
 }
 
+/* durable bytes from @from on are zero */
+static void dur_zero_from(struct lbs_oracle *o, uint64_t from)
+{
+	if (o->untracked)
+		return;
+	if (from < o->dur_end)
+		memset(o->dur + from, 0, o->dur_end - from);
+	if (from < o->dur_end)
+		o->dur_end = from;
+}
+
 static void grow(struct lbs_oracle *o, uint64_t end)
 {
 	if (end > o->size) {
@@ -89,15 +165,29 @@ static void grow(struct lbs_oracle *o, uint64_t end)
 	}
 }
 
-void lbs_oracle_write(struct lbs_oracle *o, uint64_t pos, uint64_t len,
-		      uint64_t opno)
+static void write_data(struct lbs_oracle *o, uint64_t pos, uint64_t len,
+		       uint64_t tc, const uint8_t *data)
 {
 	if (pos > o->size)
 		grow(o, pos);
-	for (uint64_t i = 0; i < len; i++)
-		o->cur[pos + i] = lbs_oracle_gen(opno, pos + i);
-	log_add(o, pos, len, opno, false);
+	if (data)
+		memcpy(o->cur + pos, data, len);
+	else
+		lbs_oracle_gen(o, tc, pos, len, o->cur + pos);
+	log_add(o, pos, len, tc, false);
 	grow(o, pos + len);
+}
+
+void lbs_oracle_write(struct lbs_oracle *o, uint64_t pos, uint64_t len,
+		      uint64_t tc)
+{
+	write_data(o, pos, len, tc, NULL);
+}
+
+void lbs_oracle_write_copy(struct lbs_oracle *o, uint64_t pos, uint64_t len,
+			   uint64_t tc, const uint8_t *data)
+{
+	write_data(o, pos, len, tc, data);
 }
 
 void lbs_oracle_zero(struct lbs_oracle *o, uint64_t pos, uint64_t len)
@@ -111,7 +201,8 @@ void lbs_oracle_set_size(struct lbs_oracle *o, uint64_t size)
 {
 	if (size < o->size) {
 		memset(o->cur + size, 0, o->size - size);
-		memset(o->dur + size, 0, o->max - size);
+		touch(o, size, o->size);
+		dur_zero_from(o, size);
 		log_clip(o, size);
 	} else if (size > o->size) {
 		log_add(o, o->size, size - o->size, 0, true);
@@ -126,8 +217,12 @@ void lbs_oracle_collapse(struct lbs_oracle *o, uint64_t pos, uint64_t len)
 
 	memmove(o->cur + pos, o->cur + pos + len, o->size - pos - len);
 	memset(o->cur + ns, 0, len);
-	memcpy(o->dur + pos, o->cur + pos, ns - pos);
-	memset(o->dur + ns, 0, o->max - ns);
+	touch(o, pos, o->size);
+	if (!o->untracked)
+		memcpy(o->dur + pos, o->cur + pos, ns - pos);
+	if (o->dur_end < ns)
+		o->dur_end = ns;
+	dur_zero_from(o, ns);
 	log_clip(o, pos);
 	o->size = ns;
 	o->size_lo = o->size_hi = ns;
@@ -139,7 +234,11 @@ void lbs_oracle_insert(struct lbs_oracle *o, uint64_t pos, uint64_t len)
 
 	memmove(o->cur + pos + len, o->cur + pos, o->size - pos);
 	memset(o->cur + pos, 0, len);
-	memcpy(o->dur + pos, o->cur + pos, ns - pos);
+	touch(o, pos, ns);
+	if (!o->untracked)
+		memcpy(o->dur + pos, o->cur + pos, ns - pos);
+	if (o->dur_end < ns)
+		o->dur_end = ns;
 	log_clip(o, pos);
 	o->size = ns;
 	o->size_lo = o->size_hi = ns;
@@ -147,7 +246,13 @@ void lbs_oracle_insert(struct lbs_oracle *o, uint64_t pos, uint64_t len)
 
 void lbs_oracle_fsync(struct lbs_oracle *o)
 {
-	memcpy(o->dur, o->cur, o->max);
+	/* only the bytes changed since can differ */
+	if (o->untracked)
+		return;
+	if (o->dlo < o->dhi)
+		memcpy(o->dur + o->dlo, o->cur + o->dlo, o->dhi - o->dlo);
+	o->dlo = o->dhi = 0;
+	o->dur_end = o->size;
 	o->nlog = 0;
 	o->size_lo = o->size_hi = o->size;
 }
@@ -155,11 +260,13 @@ void lbs_oracle_fsync(struct lbs_oracle *o)
 void lbs_oracle_fsync_range(struct lbs_oracle *o, uint64_t start,
 			    uint64_t end)
 {
-	if (start >= o->size)
+	if (start >= o->size || o->untracked)
 		return;
 	if (end >= o->size)
 		end = o->size - 1;
 	memcpy(o->dur + start, o->cur + start, end - start + 1);
+	if (o->dur_end < end + 1)
+		o->dur_end = end + 1;
 }
 
 static void bad_run(const uint8_t *exp, const uint8_t *act, uint64_t i,
@@ -182,27 +289,34 @@ bool lbs_oracle_check_read(const struct lbs_oracle *o, uint64_t pos,
 	uint64_t want = pos >= o->size ? 0 :
 			(len < o->size - pos ? len : o->size - pos);
 
-	memset(mm, 0, sizeof(*mm));
 	if (n < 0 || (uint64_t)n != want) {
+		memset(mm, 0, sizeof(*mm));
 		mm->size_bad = true;
 		mm->size_expected_lo = mm->size_expected_hi = want;
 		mm->size_actual = n < 0 ? 0 : (uint64_t)n;
 		mm->off = pos;
 		return false;
 	}
+	if (!memcmp(buf, o->cur + pos, want))
+		return true;
+	memset(mm, 0, sizeof(*mm));
 	for (uint64_t i = 0; i < want; i++) {
 		if (buf[i] != o->cur[pos + i]) {
 			bad_run(o->cur + pos, buf, i, want, mm);
 			mm->off += pos;
-			return false;
+			break;
 		}
 	}
-	return true;
+	return false;
 }
 
 bool lbs_oracle_crash(struct lbs_oracle *o, uint64_t size,
 		      const uint8_t *buf, struct lbs_oracle_mismatch *mm)
 {
+	uint64_t old = o->size > o->dur_end ? o->size : o->dur_end;
+
+	if (o->untracked)
+		abort();	/* lbs_oracle_no_crash() said there would be none */
 	memset(mm, 0, sizeof(*mm));
 	if (size < o->size_lo || size > o->size_hi) {
 		mm->size_bad = true;
@@ -216,10 +330,10 @@ bool lbs_oracle_crash(struct lbs_oracle *o, uint64_t size,
 	for (size_t k = 0; k < o->nlog; k++) {
 		const struct change *c = &o->log[k];
 		uint64_t e = c->pos + c->len < size ? c->pos + c->len : size;
+		uint8_t t = (uint8_t)(c->tc % 256);
 
 		for (uint64_t i = c->pos; i < e; i++)
-			if (buf[i] == (c->zero ? 0 :
-				       lbs_oracle_gen(c->opno, i)))
+			if (buf[i] == (c->zero ? 0 : (uint8_t)(t + o->odd[i])))
 				o->ok[i] = 1;
 	}
 	for (uint64_t i = 0; i < size; i++) {
@@ -236,8 +350,11 @@ bool lbs_oracle_crash(struct lbs_oracle *o, uint64_t size,
 		}
 	}
 	memcpy(o->cur, buf, size);
-	memset(o->cur + size, 0, o->max - size);
-	memcpy(o->dur, o->cur, o->max);
+	if (old > size)
+		memset(o->cur + size, 0, old - size);
+	memcpy(o->dur, o->cur, old > size ? old : size);
+	o->dlo = o->dhi = 0;
+	o->dur_end = size;
 	o->size = size;
 	o->size_lo = o->size_hi = size;
 	o->nlog = 0;

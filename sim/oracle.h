@@ -5,6 +5,10 @@
  * contents, a byte array for the last durable contents, and the list of
  * changes made since, which bounds what a crash may leave behind.
  *
+ * Costs are kept to what each call touches (reads compare only the bytes
+ * read; durable-copy updates stop at the highest durable byte), so that
+ * the campaign's time is the execution's, not the oracle's.
+ *
  * Durability contract it checks (see lbs_sim.h):
  *  - fsync: everything durable; range fsync: the range's bytes durable;
  *  - size changes by truncate / fallocate are durable at once, and so are
@@ -20,12 +24,6 @@
 #include <stdint.h>
 #include <stdbool.h>
 
-/* fsx's data: byte of op @opno at file offset @off */
-static inline uint8_t lbs_oracle_gen(uint64_t opno, uint64_t off)
-{
-	return (uint8_t)(opno % 256 + (off % 2));
-}
-
 struct lbs_oracle;
 
 struct lbs_oracle_mismatch {
@@ -36,14 +34,31 @@ struct lbs_oracle_mismatch {
 	uint64_t size_expected_lo, size_expected_hi, size_actual;
 };
 
-struct lbs_oracle *lbs_oracle_new(uint64_t max_size);
+/*
+ * The data are fstests fsx's (gendata()): test call @tc writes byte
+ * tc % 256 at even offsets and tc % 256 + original_buf[off] at odd ones,
+ * original_buf being fsx's random() % 256 per byte after srandom(@seed).
+ */
+struct lbs_oracle *lbs_oracle_new(uint64_t max_size, uint32_t seed);
+/* no crash will be checked: keep no durable copy and no change list
+ * (lbs_oracle_crash() may not be called then) */
+void lbs_oracle_no_crash(struct lbs_oracle *o);
+/* test only: odd bytes without the original_buf term (a wrong rule) */
+void lbs_oracle_perturb_gendata(struct lbs_oracle *o);
+/* the bytes test call @tc writes at [pos, pos+len), into @out */
+void lbs_oracle_gen(const struct lbs_oracle *o, uint64_t tc, uint64_t pos,
+		    uint64_t len, uint8_t *out);
 void lbs_oracle_free(struct lbs_oracle *o);
 uint64_t lbs_oracle_size(const struct lbs_oracle *o);
 const uint8_t *lbs_oracle_bytes(const struct lbs_oracle *o);
 
-/* data written by op @opno (lbs_oracle_gen), extending with zeroes */
+/* data written by test call @tc (lbs_oracle_gen), extending with zeroes */
 void lbs_oracle_write(struct lbs_oracle *o, uint64_t pos, uint64_t len,
-		      uint64_t opno);
+		      uint64_t tc);
+/* the same, with @data the bytes lbs_oracle_gen() made for it (copied:
+ * the campaign generates them once for the write and the oracle) */
+void lbs_oracle_write_copy(struct lbs_oracle *o, uint64_t pos, uint64_t len,
+			   uint64_t tc, const uint8_t *data);
 void lbs_oracle_zero(struct lbs_oracle *o, uint64_t pos, uint64_t len);
 void lbs_oracle_set_size(struct lbs_oracle *o, uint64_t size);
 void lbs_oracle_collapse(struct lbs_oracle *o, uint64_t pos, uint64_t len);

@@ -41,7 +41,7 @@ static void t_init(struct t *t, const char *name, uint32_t bs, uint32_t ps,
 		fprintf(stderr, "create: %s\n", err);
 		exit(1);
 	}
-	t->o = lbs_oracle_new(MAXSZ);
+	t->o = lbs_oracle_new(MAXSZ, 1);
 	t->buf = aligned_alloc(4096, MAXSZ);
 	t->op = 0;
 	t->name = name;
@@ -68,8 +68,7 @@ static void fail(struct t *t, const char *what, uint64_t off)
 
 static void gen(struct t *t, uint64_t pos, uint64_t len)
 {
-	for (uint64_t i = 0; i < len; i++)
-		t->buf[i] = lbs_oracle_gen(t->op, pos + i);
+	lbs_oracle_gen(t->o, t->op, pos, len, t->buf);
 }
 
 enum wpath { W_BUFFERED, W_DIO, W_MMAP };
