@@ -21,11 +21,14 @@ static enum lbs_map_type map_type(uint8_t st)
 /*
  * iomap_read_folio() / iomap_readpage_iter(): read the units of @f that
  * are not uptodate, zeroing units over holes, unwritten and delalloc
- * space and units wholly past EOF.
+ * space and units wholly past EOF.  Each block is one mapping, so a
+ * large folio is filled in pieces; fault knob ra-whole-uptodate marks
+ * the whole large folio uptodate after the first piece.
  */
-static void read_folio(struct lbs_sim *s, struct folio *f)
+void sim_read_folio(struct lbs_sim *s, struct folio *f)
 {
-	uint64_t fpos = fpos_of(s, f), fend = fpos + s->ps, p = fpos;
+	uint64_t fpos = fpos_of(s, f), fend = fend_of(s, f), p = fpos;
+	uint32_t fshift = fshift_of(s, f);
 
 	while (p < fend) {
 		struct extent *e = ext_at(s, p);
@@ -34,7 +37,7 @@ static void read_folio(struct lbs_sim *s, struct folio *f)
 		uint64_t q = p;
 		uint32_t poff, plen;
 
-		lbs_adjust_read_range(s->blkbits, s->pshift, fpos, s->isize,
+		lbs_adjust_read_range(s->blkbits, fshift, fpos, s->isize,
 				      f->ubits, &q, mend - p, &poff, &plen);
 		if (plen) {
 			if (!e || e->state != EXT_WRITTEN || q >= s->isize)
@@ -42,6 +45,10 @@ static void read_folio(struct lbs_sim *s, struct folio *f)
 			else
 				sim_fill_from_disk(s, f, poff, plen);
 			sim_set_range_uptodate(s, f, poff, plen);
+			if (f->order &&
+			    (s->inject & LBS_SIM_INJ_RA_WHOLE_UPTODATE))
+				sim_set_range_uptodate(s, f, 0,
+						       (uint32_t)fsize_of(s, f));
 		}
 		if (q + plen <= p)
 			abort();	/* no progress: core contract broken */
@@ -58,13 +65,13 @@ static void write_begin(struct lbs_sim *s, struct folio *f, uint64_t pos,
 {
 	uint64_t fpos = fpos_of(s, f), bstart, bend;
 	uint32_t from = (uint32_t)(pos - fpos), to = from + (uint32_t)len;
-	uint32_t poff, plen;
+	uint32_t fshift = fshift_of(s, f), poff, plen;
 
 	if (folio_uptodate(f))
 		return;
-	lbs_pageblock_range(s->blkbits, s->pshift, pos, len, &bstart, &bend);
+	lbs_pageblock_range(s->blkbits, fshift, pos, len, &bstart, &bend);
 	do {
-		lbs_adjust_read_range(s->blkbits, s->pshift, fpos, s->isize,
+		lbs_adjust_read_range(s->blkbits, fshift, fpos, s->isize,
 				      f->ubits, &bstart, bend - bstart, &poff,
 				      &plen);
 		if (plen == 0)
@@ -114,7 +121,7 @@ static void zero_around_range(struct lbs_sim *s, uint64_t pos, uint64_t len,
 
 	while (pos < end) {
 		struct folio *f = sim_folio_get(s, pos >> s->pshift);
-		uint64_t fpos = fpos_of(s, f), fend = fpos + s->ps;
+		uint64_t fpos = fpos_of(s, f), fend = fend_of(s, f);
 		uint64_t zend = end < fend ? end : fend;
 		uint32_t from = 0, to = 0;
 
@@ -129,9 +136,11 @@ static void zero_around_range(struct lbs_sim *s, uint64_t pos, uint64_t len,
 			zero_segment(f, (uint32_t)(pos - fpos),
 				     (uint32_t)(zend - fpos));
 			s->c.za_zeroed += zend - pos;
-			if (lbs_zero_may_mark_uptodate(0, s->ps, from, to) &&
+			if (lbs_zero_may_mark_uptodate(0, (uint32_t)(fend - fpos),
+						       from, to) &&
 			    pos == fpos && zend == fend)
-				sim_set_range_uptodate(s, f, 0, s->ps);
+				sim_set_range_uptodate(s, f, 0,
+						       (uint32_t)(fend - fpos));
 			fl_set(f, F_ZEROED);	/* cleared when data lands */
 		}
 		fl_set(f, F_DIRTY);
@@ -229,8 +238,10 @@ static uint64_t write_block(struct lbs_sim *s, uint64_t pos, uint64_t len,
 	while (done < len) {
 		uint64_t p = pos + done;
 		struct folio *f = sim_folio_get(s, p >> s->pshift);
-		uint64_t fend = fpos_of(s, f) + s->ps;
-		uint64_t n = len - done < fend - p ? len - done : fend - p;
+		/* iomap_write_iter() copies a page at a time, even into a
+		 * large folio */
+		uint64_t pend = ((p >> s->pshift) + 1) << s->pshift;
+		uint64_t n = len - done < pend - p ? len - done : pend - p;
 		uint64_t copied = n;
 
 		if (*fault_left < n)
@@ -333,15 +344,17 @@ bool sim_zero_range(struct lbs_sim *s, uint64_t pos, uint64_t len)
 
 			while (q < p + n) {
 				struct folio *f = sim_folio_lookup(s, q >> s->pshift);
-				uint64_t fpos = q >> s->pshift << s->pshift;
-				uint64_t fe = fpos + s->ps < p + n ?
-					      fpos + s->ps : p + n;
+				uint64_t fpos, fe;
 
-				if (f) {
-					zero_segment(f, (uint32_t)(q - fpos),
-						     (uint32_t)(fe - fpos));
-					did = true;
+				if (!f) {	/* on to the next page */
+					q = ((q >> s->pshift) + 1) << s->pshift;
+					continue;
 				}
+				fpos = fpos_of(s, f);
+				fe = fend_of(s, f) < p + n ? fend_of(s, f) : p + n;
+				zero_segment(f, (uint32_t)(q - fpos),
+					     (uint32_t)(fe - fpos));
+				did = true;
 				q = fe;
 			}
 		}
@@ -362,13 +375,18 @@ int64_t lbs_sim_read(struct lbs_sim *s, uint64_t pos, uint64_t len,
 		len = s->isize - pos;
 	while (done < len) {
 		uint64_t p = pos + done;
-		struct folio *f = sim_folio_get(s, p >> s->pshift);
-		uint64_t fpos = fpos_of(s, f);
-		uint64_t n = len - done < fpos + s->ps - p ?
-			     len - done : fpos + s->ps - p;
+		struct folio *f = sim_folio_lookup(s, p >> s->pshift);
+		uint64_t fpos, n;
 
+		if (!f) {	/* page_cache_sync_readahead() */
+			sim_readahead(s, p >> s->pshift,
+				      (pos + len - 1) >> s->pshift);
+			f = sim_folio_get(s, p >> s->pshift);
+		}
+		fpos = fpos_of(s, f);
+		n = len - done < fend_of(s, f) - p ? len - done : fend_of(s, f) - p;
 		if (!folio_uptodate(f))
-			read_folio(s, f);
+			sim_read_folio(s, f);
 		memcpy(buf + done, f->data + (p - fpos), n);
 		done += n;
 	}
@@ -419,15 +437,24 @@ int64_t lbs_sim_mmap_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 		return -EINVAL;
 	while (done < len) {
 		uint64_t p = pos + done;
-		struct folio *f = sim_folio_get(s, p >> s->pshift);
-		uint64_t fpos = fpos_of(s, f), fend = fpos + s->ps;
-		uint64_t mlen = (fend < s->isize ? fend : s->isize) - fpos;
-		uint64_t n = len - done < fend - p ? len - done : fend - p;
-		struct extent *e = ext_at(s, fpos);
+		struct folio *f = sim_folio_lookup(s, p >> s->pshift);
+		uint64_t fpos, fend, mlen, n;
+		uint32_t unit;
+		struct extent *e;
 		bool is_new = false;
 
+		if (!f) {	/* filemap_fault(): do_sync_mmap_readahead() */
+			sim_readahead(s, p >> s->pshift, p >> s->pshift);
+			f = sim_folio_get(s, p >> s->pshift);
+		}
+		fpos = fpos_of(s, f);
+		fend = fend_of(s, f);
+		mlen = (fend < s->isize ? fend : s->isize) - fpos;
+		n = len - done < fend - p ? len - done : fend - p;
+		unit = lbs_pageblock_size(s->blkbits, fshift_of(s, f));
+		e = ext_at(s, fpos);
 		if (!folio_uptodate(f))
-			read_folio(s, f);		/* the fault */
+			sim_read_folio(s, f);		/* the fault */
 		/* folio_mkwrite_check_truncate() -> @mlen; the iomap ops
 		 * reserve delalloc over holes for the whole block */
 		if (e->state == EXT_HOLE) {
@@ -452,11 +479,8 @@ int64_t lbs_sim_mmap_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 						  fpos, fpos + mlen);
 			}
 		}
-		/* bs < ps: every block under the page gets a reservation */
-		for (uint64_t q = fpos + lbs_pageblock_size(s->blkbits,
-							    s->pshift);
-		     q < fpos + mlen;
-		     q += lbs_pageblock_size(s->blkbits, s->pshift)) {
+		/* bs < ps: every block under the folio gets a reservation */
+		for (uint64_t q = fpos + unit; q < fpos + mlen; q += unit) {
 			struct extent *e2 = ext_at(s, q);
 
 			if (e2->state == EXT_HOLE)
