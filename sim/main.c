@@ -31,6 +31,7 @@ static void usage(FILE *f)
 		"                   [--file-size L] [--op-size O] [--inject X]...\n"
 		"                   [--no-crash] [--record-ops F] [--quiet]\n"
 		"                   [--unsupported LIST] [--final-sum]\n"
+		"                   [--max-folio-order K]  (bs <= ps only)\n"
 		"       lbs-sim replay [--block-size B] [--page-size P]\n"
 		"                   [--file-size L] [--final OUT] [--final-sum]\n"
 		"                   F.fsxops\n"
@@ -95,6 +96,7 @@ int main(int argc, char **argv)
 		{ "no-crash", 0, NULL, 'C' }, { "quiet", 0, NULL, 'q' },
 		{ "final", 1, NULL, 'F' }, { "help", 0, NULL, 'h' },
 		{ "unsupported", 1, NULL, 'U' }, { "final-sum", 0, NULL, 's' },
+		{ "max-folio-order", 1, NULL, 'M' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct lbs_fsx_opts o = { .block_size = 4096, .page_size = 4096,
@@ -123,6 +125,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
 		case 'b': case 'p': case 'N': case 'S': case 'l': case 'o':
+		case 'M':
 			if (num(lo[0].name, optarg, &v))
 				return 2;
 			if (c == 'b' || c == 'p') {
@@ -140,6 +143,8 @@ int main(int argc, char **argv)
 			if (c == 'S') o.seed = v;
 			if (c == 'l') o.file_size = v;
 			if (c == 'o') o.op_size = v;
+			if (c == 'M')	/* range checked by the config check */
+				o.folio_order = v > 64 ? 64 : (uint32_t)v;
 			break;
 		case 'i': {
 			unsigned bit = lbs_sim_inject_parse(optarg);
@@ -168,7 +173,7 @@ int main(int argc, char **argv)
 		}
 	}
 	cfg = (struct lbs_sim_config){ o.block_size, o.page_size,
-				       o.file_size, o.inject };
+				       o.file_size, o.inject, o.folio_order };
 	if (lbs_sim_config_check(&cfg, err, sizeof(err))) {
 		fprintf(stderr, "lbs-sim: %s\n", err);
 		return 2;

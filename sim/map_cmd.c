@@ -348,7 +348,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cfg = (struct lbs_sim_config){ o.block_size, o.page_size,
-				       lbs_fsx_max_size(&o), o.inject };
+				       lbs_fsx_max_size(&o), o.inject,
+				       o.folio_order };
 	m.sim = lbs_sim_create(&cfg, err, sizeof(err));
 	if (!m.sim) {
 		fprintf(stderr, "lbs-sim map: %s\n", err);
