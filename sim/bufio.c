@@ -100,8 +100,10 @@ static bool write_end(struct lbs_sim *s, struct folio *f, uint64_t pos,
 		return false;
 	sim_set_range_uptodate(s, f, (uint32_t)(pos - fpos_of(s, f)),
 			   (uint32_t)copied);
-	if (copied)
+	if (copied) {
 		fl_clear(f, F_ZEROED);	/* holds data now (for pictures) */
+		f->za_bytes = 0;
+	}
 	fl_set(f, F_DIRTY);
 	if (pos + copied > s->isize)
 		s->isize = pos + copied;	/* i_size_write() */
@@ -136,6 +138,7 @@ static void zero_around_range(struct lbs_sim *s, uint64_t pos, uint64_t len,
 			zero_segment(f, (uint32_t)(pos - fpos),
 				     (uint32_t)(zend - fpos));
 			s->c.za_zeroed += zend - pos;
+			f->za_bytes += (uint32_t)(zend - pos);
 			if (lbs_zero_may_mark_uptodate(0, (uint32_t)(fend - fpos),
 						       from, to) &&
 			    pos == fpos && zend == fend)
@@ -198,6 +201,103 @@ static void count_need(struct lbs_sim *s, uint64_t bstart, uint32_t mask,
 	}
 }
 
+/* bytes zero-around had to zero after all: counted like its ranges */
+static void za_count(struct lbs_sim *s, struct folio *f, uint64_t n)
+{
+	s->c.za_min += n;
+	s->c.za_zeroed += n;
+	f->za_bytes += (uint32_t)n;
+}
+
+/*
+ * Model decision: zero-around counted [pos, pos+len) as data, so after a
+ * short copy the pages of that range past the copy point that lie inside
+ * EOF would be neither uptodate nor dirty, and the block converts whole
+ * at writeback (stale data).  6.1 has nothing that initialises them
+ * (iomap_write_failed() only truncates past EOF): the port must zero
+ * them, as here, from the copy point to the end of the range, cut at the
+ * end of the EOF page (core's post-EOF range starts there).  The page
+ * holding pos+len keeps the tail zeroing it already had, so it is whole.
+ */
+static void short_copy_fill(struct lbs_sim *s, uint64_t from, uint64_t to)
+{
+	uint64_t eofpage_end, plen;
+
+	lbs_post_eof_range(s->blkbits, s->pshift, s->isize, &eofpage_end,
+			   &plen);
+	if (to > eofpage_end)
+		to = eofpage_end;
+	while (from < to) {
+		struct folio *f = sim_folio_get(s, from >> s->pshift);
+		uint64_t fpos = fpos_of(s, f), fend = fend_of(s, f);
+		uint64_t end = to < fend ? to : fend;
+
+		if (folio_uptodate(f)) {
+			s->c.za_dirtied_uptodate++;
+		} else {
+			zero_segment(f, (uint32_t)(from - fpos),
+				     (uint32_t)(end - fpos));
+			za_count(s, f, end - from);
+			/* [fpos, from): head zeroing or data; [end, fend):
+			 * tail zeroing or past EOF */
+			sim_set_range_uptodate(s, f, 0, (uint32_t)(fend - fpos));
+			fl_set(f, F_ZEROED);
+		}
+		fl_set(f, F_DIRTY);
+		from = end;
+	}
+}
+
+/*
+ * iomap_write_failed() after a short copy, over everything this write
+ * instantiated: truncate_pagecache_range() from max(i_size, start) to
+ * the end, where start is the zero-around head (or the write) and the
+ * end is the zero-around tail (or the write).  Zeroing lost with the
+ * dropped pages leaves za_zeroed/za_min for za_truncated.  Fault knob
+ * short-copy-keep skips this (the sim before: zeroed > minimum).
+ */
+static void write_failed(struct lbs_sim *s, uint64_t start, uint64_t end)
+{
+	uint64_t lstart = s->isize > start ? s->isize : start;
+
+	if (lstart >= end || (s->inject & LBS_SIM_INJ_SHORT_COPY_KEEP))
+		return;
+	/* pages wholly past the new EOF go; the EOF page stays, zeroed */
+	for (uint64_t i = (lstart + s->ps - 1) >> s->pshift;
+	     i < (end + s->ps - 1) >> s->pshift; i++) {
+		struct folio *f = sim_folio_lookup(s, i);
+
+		if (!f || f->index != i)
+			continue;
+		s->c.za_zeroed -= f->za_bytes;
+		s->c.za_min -= f->za_bytes;
+		s->c.za_truncated += f->za_bytes;
+	}
+	sim_truncate_pages(s, lstart, end - 1);
+}
+
+/*
+ * xfs_buffered_write_iomap_end() -> iomap_file_buffered_write_punch_delalloc()
+ * when a write reserved this block and copied nothing into it: punch the
+ * reservation unless a dirty folio inside EOF overlaps the block.  6.1
+ * punches page-granular ranges that XFS rounds out to blocks, removing
+ * the reservation under dirty pages of the same block when bs > ps; the
+ * port must round inward (D6), as modelled.
+ */
+static void punch_new_delalloc(struct lbs_sim *s, uint64_t bstart)
+{
+	uint64_t end = bstart + s->bs < s->isize ? bstart + s->bs : s->isize;
+
+	for (uint64_t p = bstart; p < end;) {
+		struct folio *f = sim_folio_lookup(s, p >> s->pshift);
+
+		if (f && (fl_get(f) & F_DIRTY))
+			return;
+		p = f ? fend_of(s, f) : ((p >> s->pshift) + 1) << s->pshift;
+	}
+	sim_free_block(s, ext_at(s, bstart));
+}
+
 /*
  * iomap_write_iter() over one mapping (one block): xfs iomap_begin,
  * zero-around, then per-page write_begin/copy/write_end.  @buf NULL
@@ -210,7 +310,8 @@ static uint64_t write_block(struct lbs_sim *s, uint64_t pos, uint64_t len,
 {
 	struct extent *e = ext_at(s, pos);
 	bool is_new = false, need_zero, za_ran = false;
-	uint64_t done = 0;
+	uint64_t done = 0, bstart = bno_of(s, pos) << s->blkbits;
+	uint64_t istart = pos, iend = pos + len;	/* instantiated */
 	uint32_t need_mask = 0;
 
 	if (e->state == EXT_HOLE) {	/* xfs_bmapi_reserve_delalloc() */
@@ -219,7 +320,7 @@ static uint64_t write_block(struct lbs_sim *s, uint64_t pos, uint64_t len,
 	}
 	need_zero = e->state != EXT_WRITTEN || is_new;
 	if (block_uninit(s, e))
-		need_mask = uninit_pages(s, bno_of(s, pos) << s->blkbits);
+		need_mask = uninit_pages(s, bstart);
 	if (!(s->inject & LBS_SIM_INJ_NO_ZERO_AROUND) &&
 	    lbs_need_zero_around(s->blkbits, s->pshift, map_type(e->state),
 				 is_new)) {
@@ -233,6 +334,8 @@ static uint64_t write_block(struct lbs_sim *s, uint64_t pos, uint64_t len,
 					  pos + len);
 			zero_around_range(s, za.tail_pos, za.tail_len, pos,
 					  pos + len);
+			istart = za.head_pos;
+			iend = za.tail_pos + za.tail_len;
 		}
 	}
 	while (done < len) {
@@ -258,8 +361,12 @@ retry:
 			 * fault_in_iov_iter_readable() fails for 0 bytes */
 			if (copied == 0) {
 				*fault = true;
-				goto short_write;
+				break;
 			}
+			/* the retry's write_begin zeroes the uncopied rest
+			 * of the unit, which zero-around left to the data */
+			if (za_ran)
+				za_count(s, f, n - copied);
 			n = copied;
 			goto retry;
 		}
@@ -267,29 +374,17 @@ retry:
 		*fault_left -= copied;
 		if (copied < n) {
 			*fault = true;
-			goto short_write;
+			break;
 		}
 	}
-	count_need(s, bno_of(s, pos) << s->blkbits, need_mask, pos,
-		   pos + done);
-	return done;
-short_write:
-	count_need(s, bno_of(s, pos) << s->blkbits, need_mask, pos,
-		   pos + done);
-	/*
-	 * Model decision: zero-around treated [pos, pos+len) as covered by
-	 * data.  After a short copy the pages of that range past what was
-	 * copied are neither zeroed nor dirty, yet the block converts whole
-	 * at writeback, so zero them now, up to the end of the folio
-	 * holding the last byte of the range (uptodate folios are only
-	 * dirtied, as in zero-around).
-	 */
-	if (za_ran) {
-		uint64_t last = pos + len - 1;
-		uint64_t fend = ((last >> s->pshift) + 1) << s->pshift;
-
-		zero_around_range(s, pos + done, fend - (pos + done), 0, 0);
-	}
+	count_need(s, bstart, need_mask, pos, pos + done);
+	if (!*fault)
+		return done;
+	if (za_ran && !(s->inject & LBS_SIM_INJ_SHORT_COPY_NO_FILL))
+		short_copy_fill(s, pos + done, pos + len);
+	write_failed(s, istart, iend);
+	if (is_new && !done)
+		punch_new_delalloc(s, bstart);
 	return done;
 }
 

@@ -27,6 +27,8 @@ static const struct {
 	{ "mark-partial-uptodate", LBS_SIM_INJ_MARK_PARTIAL_UPTODATE },
 	{ "ra-whole-uptodate", LBS_SIM_INJ_RA_WHOLE_UPTODATE },
 	{ "split-gap", LBS_SIM_INJ_SPLIT_GAP },
+	{ "short-copy-no-fill", LBS_SIM_INJ_SHORT_COPY_NO_FILL },
+	{ "short-copy-keep", LBS_SIM_INJ_SHORT_COPY_KEEP },
 };
 
 unsigned lbs_sim_inject_parse(const char *name)
@@ -40,7 +42,8 @@ unsigned lbs_sim_inject_parse(const char *name)
 const char *lbs_sim_inject_names(void)
 {
 	return "no-zero-around, no-dio-zero, no-wb-round, "
-	       "mark-partial-uptodate, ra-whole-uptodate, split-gap";
+	       "mark-partial-uptodate, ra-whole-uptodate, split-gap, "
+	       "short-copy-no-fill, short-copy-keep";
 }
 
 static bool pow2(uint64_t v)

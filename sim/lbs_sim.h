@@ -32,6 +32,12 @@
  *    writeback writes all its uptodate blocks inside EOF.  Truncation of
  *    part of a large folio zeroes that part and splits it to order 0
  *    (split always succeeds); O_DIRECT invalidation drops whole folios.
+ *  - a short copy (iomap_write_iter()) into a zero-around block zeroes the
+ *    rest of its range inside EOF, which 6.1 leaves uninitialised (the
+ *    port must add this); iomap_write_failed() then truncates everything
+ *    the write and its zero-around instantiated past the new EOF; a block
+ *    this write reserved and copied nothing into loses its reservation
+ *    unless a dirty folio inside EOF overlaps it (D6, rounded inward).
  *  - metadata transactions (extent changes, size changes) are durable as
  *    soon as they are made; data is durable once it is on the device.
  *  - delalloc converts to unwritten at writeback allocation; unwritten
@@ -55,7 +61,11 @@
 #define LBS_SIM_INJ_RA_WHOLE_UPTODATE	(1u << 4)
 /* folio split unhashes the large folio before its pieces are in */
 #define LBS_SIM_INJ_SPLIT_GAP		(1u << 5)
-#define LBS_SIM_INJ_ALL			0x3fu
+/* a short copy leaves the rest of its range inside EOF as it is */
+#define LBS_SIM_INJ_SHORT_COPY_NO_FILL	(1u << 6)
+/* a short copy keeps what it instantiated past the new EOF */
+#define LBS_SIM_INJ_SHORT_COPY_KEEP	(1u << 7)
+#define LBS_SIM_INJ_ALL			0xffu
 
 /* parse "no-zero-around" etc.; returns the bit or 0 if unknown */
 unsigned lbs_sim_inject_parse(const char *name);
@@ -78,7 +88,13 @@ struct lbs_sim_config {
 
 struct lbs_sim_counters {
 	uint64_t za_calls;		/* writes that needed zero-around */
-	uint64_t za_zeroed;		/* bytes zeroed by zero-around */
+	uint64_t za_zeroed;		/* bytes zeroed by zero-around (and
+					   to complete a short copy in
+					   its block) in pages the file
+					   kept */
+	uint64_t za_truncated;		/* bytes it zeroed in pages that a
+					   short copy's truncation past
+					   the new EOF dropped */
 	uint64_t za_min;		/* bytes core's ranges required
 					   (non-uptodate pages only) */
 	uint64_t za_dirtied_uptodate;	/* uptodate pages only dirtied */

@@ -3,8 +3,8 @@
  * Simulator tests: directed seed scenarios at every bs x ps, large folios
  * (bs <= ps), seeded fsx campaigns, negative controls for each fault
  * knob, and a multithreaded RCU lookup stress test.
- * Usage: test_sim directed|large-folios|fsx [N]|fsx-large-folios [N]|
- *        negative|rcu
+ * Usage: test_sim directed|short-copy|large-folios|fsx [N]|
+ *        fsx-large-folios [N]|negative|rcu
  */
 #define _GNU_SOURCE
 #include "fsx.h"
@@ -539,6 +539,146 @@ static int run_large_folios(void)
 	return failures != 0;
 }
 
+/* ---- short copies in zero-around blocks (bs > ps) ------------------ */
+
+static const uint32_t sc_geo[][2] = {
+	{ 65536, 4096 }, { 16384, 4096 }, { 65536, 16384 }, { 8192, 4096 },
+};
+
+/* a buffered write whose user buffer faults after @fault_at bytes */
+static void w_short(struct t *t, uint64_t pos, uint64_t len, size_t fault_at)
+{
+	int64_t n;
+
+	t->op++;
+	gen(t, pos, len);
+	n = lbs_sim_write(t->s, pos, len, t->buf, fault_at);
+	if (n != (fault_at ? (int64_t)fault_at : -14))
+		fail(t, "short write result", pos);
+	if (n > 0)
+		lbs_oracle_write(t->o, pos, (uint64_t)n, t->op);
+}
+
+/*
+ * The pages of the block at @bstart: inside EOF each must be cached,
+ * uptodate and dirty (the block converts whole at writeback); past EOF
+ * none may stay cached.  Returns the pages that break either rule.
+ */
+static unsigned short_copy_block_check(struct t *t, uint64_t bstart)
+{
+	uint64_t eof = lbs_sim_size(t->s);
+	struct lbs_sim_folio_info fi;
+	unsigned bad = 0;
+
+	for (uint64_t p = bstart; p < bstart + t->bs; p += t->ps) {
+		bool cached = lbs_sim_peek(t->s, p / t->ps, &fi);
+
+		if (p < eof && !(cached && fi.uptodate && fi.dirty)) {
+			fail(t, "page inside EOF of a zero-around block "
+			     "not uptodate and dirty", p);
+			bad++;
+		}
+		if (p >= eof && cached) {
+			fail(t, "page past EOF kept after a short copy", p);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+static void za_equal(struct t *t, const char *when)
+{
+	const struct lbs_sim_counters *k = lbs_sim_counters(t->s);
+
+	if (k->za_zeroed != k->za_need || k->za_zeroed != k->za_min) {
+		fprintf(stderr, "FAIL %s bs=%u ps=%u: %s: zeroed %" PRIu64
+			", core's minimum %" PRIu64 ", independent %" PRIu64
+			"\n", t->name, t->bs, t->ps, when, k->za_zeroed,
+			k->za_min, k->za_need);
+		failures++;
+	}
+}
+
+/*
+ * Short copies in block 1: (a) inside EOF over unwritten space, (b) one
+ * that extends the file, (c) one that copies nothing into a new block
+ * past EOF (reservation punched, nothing cached), (d) one that copies
+ * nothing into a new block holding EOF (reservation kept for the dirty
+ * pages inside EOF).  Each then goes through writeback of one folio and
+ * a crash, and the whole file is read back.
+ */
+static void short_copy_scenario(int k, uint32_t bs, uint32_t ps,
+				unsigned inject)
+{
+	static const char *const names[] = {
+		"short-copy-inside-eof", "short-copy-extending",
+		"short-copy-nothing-past-eof", "short-copy-nothing-at-eof",
+	};
+	struct t t;
+	uint64_t B = bs, P = ps;
+	char d[256];
+
+	t_init(&t, names[k], bs, ps, inject);
+	switch (k) {
+	case 0:
+		falloc(&t, 0, 0, 4 * B);
+		lbs_oracle_set_size(t.o, 4 * B);
+		w_short(&t, B + P + 100, B / 2, (size_t)(B / 4 + 50));
+		break;
+	case 1:
+		tr(&t, B + P + 10);
+		w_short(&t, B + P / 2, B / 2, (size_t)(B / 8 + 3));
+		break;
+	case 2:
+		tr(&t, B / 2 + 100);
+		w_short(&t, B + B / 2 + 7, P, 0);
+		lbs_sim_describe(t.s, B, d, sizeof(d));
+		if (!strstr(d, "[hole"))
+			fail(&t, "new block with nothing copied not punched", B);
+		break;
+	case 3:
+		tr(&t, B + P + 10);
+		w_short(&t, B + B / 2 + 7, P, 0);
+		lbs_sim_describe(t.s, B, d, sizeof(d));
+		if (!strstr(d, "[delalloc"))
+			fail(&t, "reservation under dirty pages punched", B);
+		break;
+	}
+	short_copy_block_check(&t, B);
+	za_equal(&t, "after the short copy");
+	verify(&t, "read after short copy");
+	lbs_sim_writeback_folio(t.s, B);
+	crash(&t);
+	fsync_drop_verify(&t);
+	t_fini(&t);
+}
+
+static int run_short_copy(void)
+{
+	int before;
+
+	for (size_t g = 0; g < sizeof(sc_geo) / sizeof(sc_geo[0]); g++)
+		for (int k = 0; k < 4; k++)
+			short_copy_scenario(k, sc_geo[g][0], sc_geo[g][1], 0);
+	printf("short copy: %d failures\n", failures);
+	/* negative control: 6.1 alone leaves the rest of the range as is */
+	before = failures;
+	short_copy_scenario(0, 65536, 4096, LBS_SIM_INJ_SHORT_COPY_NO_FILL);
+	printf("negative short-copy-no-fill: %s (%d failures)\n",
+	       failures > before ? "caught" : "NOT CAUGHT", failures - before);
+	if (failures == before)
+		return 1;
+	failures = before;
+	/* negative control: pages past the new EOF kept */
+	short_copy_scenario(1, 65536, 4096, LBS_SIM_INJ_SHORT_COPY_KEEP);
+	printf("negative short-copy-keep: %s (%d failures)\n",
+	       failures > before ? "caught" : "NOT CAUGHT", failures - before);
+	if (failures == before)
+		return 1;
+	failures = before;
+	return failures != 0;
+}
+
 static int run_fsx(uint64_t ops)
 {
 	struct lbs_fsx_result r;
@@ -553,9 +693,11 @@ static int run_fsx(uint64_t ops)
 
 			printf("fsx bs=%u ps=%u seed=%" PRIu64 ": %" PRIu64
 			       " ops, rc %d, zero-around %" PRIu64 "/%" PRIu64
-			       "\n", o.block_size, o.page_size, o.seed,
-			       r.ops_run, rc, r.za_zeroed, r.za_min);
-			bad |= rc != 0 || r.za_zeroed != r.za_min;
+			       " (core's)/%" PRIu64 " (independent)\n",
+			       o.block_size, o.page_size, o.seed, r.ops_run,
+			       rc, r.za_zeroed, r.za_min, r.za_need);
+			bad |= rc != 0 || r.za_zeroed != r.za_min ||
+			       r.za_zeroed != r.za_need;
 		}
 	}
 	return bad;
@@ -594,11 +736,15 @@ static int run_negative(void)
 	static const struct {
 		const char *knob;
 		uint32_t bs, order;
+		bool by_counter;	/* zeroed != independent minimum */
 	} knobs[] = {
-		{ "no-zero-around", 65536, 0 }, { "no-dio-zero", 65536, 0 },
-		{ "no-wb-round", 65536, 0 },
-		{ "mark-partial-uptodate", 65536, 0 },
-		{ "ra-whole-uptodate", 4096, 4 },	/* large folios */
+		{ "no-zero-around", 65536, 0, false },
+		{ "no-dio-zero", 65536, 0, false },
+		{ "no-wb-round", 65536, 0, false },
+		{ "mark-partial-uptodate", 65536, 0, false },
+		{ "ra-whole-uptodate", 4096, 4, false },	/* large folios */
+		{ "short-copy-no-fill", 65536, 0, false },
+		{ "short-copy-keep", 65536, 0, true },
 	};
 	int bad = 0;
 
@@ -618,6 +764,17 @@ static int run_negative(void)
 		if (!fgets(line, sizeof(line), log))
 			line[0] = 0;
 		fclose(log);
+		if (knobs[k].by_counter) {
+			bool caught = rc == 0 && r.za_zeroed != r.za_need;
+
+			printf("negative %s: %s by the zero-around count after "
+			       "%" PRIu64 " ops: zeroed %" PRIu64 ", independent "
+			       "minimum %" PRIu64 "\n", knobs[k].knob,
+			       caught ? "caught" : "NOT CAUGHT", r.ops_run,
+			       r.za_zeroed, r.za_need);
+			bad |= !caught;
+			continue;
+		}
 		printf("negative %s: %s after %" PRIu64 " ops: %s",
 		       knobs[k].knob, rc == 1 ? "caught" : "NOT CAUGHT",
 		       r.ops_run, line);
@@ -828,6 +985,8 @@ int main(int argc, char **argv)
 		return 2;
 	if (!strcmp(argv[1], "directed"))
 		return run_directed();
+	if (!strcmp(argv[1], "short-copy"))
+		return run_short_copy();
 	if (!strcmp(argv[1], "large-folios"))
 		return run_large_folios();
 	if (!strcmp(argv[1], "fsx"))
