@@ -21,11 +21,14 @@ static enum lbs_map_type map_type(uint8_t st)
 /*
  * iomap_read_folio() / iomap_readpage_iter(): read the units of @f that
  * are not uptodate, zeroing units over holes, unwritten and delalloc
- * space and units wholly past EOF.
+ * space and units wholly past EOF.  Each block is one mapping, so a
+ * large folio is filled in pieces; fault knob ra-whole-uptodate marks
+ * the whole large folio uptodate after the first piece.
  */
-static void read_folio(struct lbs_sim *s, struct folio *f)
+void sim_read_folio(struct lbs_sim *s, struct folio *f)
 {
-	uint64_t fpos = fpos_of(s, f), fend = fpos + s->ps, p = fpos;
+	uint64_t fpos = fpos_of(s, f), fend = fend_of(s, f), p = fpos;
+	uint32_t fshift = fshift_of(s, f);
 
 	while (p < fend) {
 		struct extent *e = ext_at(s, p);
@@ -34,7 +37,7 @@ static void read_folio(struct lbs_sim *s, struct folio *f)
 		uint64_t q = p;
 		uint32_t poff, plen;
 
-		lbs_adjust_read_range(s->blkbits, s->pshift, fpos, s->isize,
+		lbs_adjust_read_range(s->blkbits, fshift, fpos, s->isize,
 				      f->ubits, &q, mend - p, &poff, &plen);
 		if (plen) {
 			if (!e || e->state != EXT_WRITTEN || q >= s->isize)
@@ -42,6 +45,10 @@ static void read_folio(struct lbs_sim *s, struct folio *f)
 			else
 				sim_fill_from_disk(s, f, poff, plen);
 			sim_set_range_uptodate(s, f, poff, plen);
+			if (f->order &&
+			    (s->inject & LBS_SIM_INJ_RA_WHOLE_UPTODATE))
+				sim_set_range_uptodate(s, f, 0,
+						       (uint32_t)fsize_of(s, f));
 		}
 		if (q + plen <= p)
 			abort();	/* no progress: core contract broken */
@@ -58,13 +65,13 @@ static void write_begin(struct lbs_sim *s, struct folio *f, uint64_t pos,
 {
 	uint64_t fpos = fpos_of(s, f), bstart, bend;
 	uint32_t from = (uint32_t)(pos - fpos), to = from + (uint32_t)len;
-	uint32_t poff, plen;
+	uint32_t fshift = fshift_of(s, f), poff, plen;
 
 	if (folio_uptodate(f))
 		return;
-	lbs_pageblock_range(s->blkbits, s->pshift, pos, len, &bstart, &bend);
+	lbs_pageblock_range(s->blkbits, fshift, pos, len, &bstart, &bend);
 	do {
-		lbs_adjust_read_range(s->blkbits, s->pshift, fpos, s->isize,
+		lbs_adjust_read_range(s->blkbits, fshift, fpos, s->isize,
 				      f->ubits, &bstart, bend - bstart, &poff,
 				      &plen);
 		if (plen == 0)
@@ -93,8 +100,10 @@ static bool write_end(struct lbs_sim *s, struct folio *f, uint64_t pos,
 		return false;
 	sim_set_range_uptodate(s, f, (uint32_t)(pos - fpos_of(s, f)),
 			   (uint32_t)copied);
-	if (copied)
+	if (copied) {
 		fl_clear(f, F_ZEROED);	/* holds data now (for pictures) */
+		f->za_bytes = 0;
+	}
 	fl_set(f, F_DIRTY);
 	if (pos + copied > s->isize)
 		s->isize = pos + copied;	/* i_size_write() */
@@ -114,7 +123,7 @@ static void zero_around_range(struct lbs_sim *s, uint64_t pos, uint64_t len,
 
 	while (pos < end) {
 		struct folio *f = sim_folio_get(s, pos >> s->pshift);
-		uint64_t fpos = fpos_of(s, f), fend = fpos + s->ps;
+		uint64_t fpos = fpos_of(s, f), fend = fend_of(s, f);
 		uint64_t zend = end < fend ? end : fend;
 		uint32_t from = 0, to = 0;
 
@@ -129,9 +138,12 @@ static void zero_around_range(struct lbs_sim *s, uint64_t pos, uint64_t len,
 			zero_segment(f, (uint32_t)(pos - fpos),
 				     (uint32_t)(zend - fpos));
 			s->c.za_zeroed += zend - pos;
-			if (lbs_zero_may_mark_uptodate(0, s->ps, from, to) &&
+			f->za_bytes += (uint32_t)(zend - pos);
+			if (lbs_zero_may_mark_uptodate(0, (uint32_t)(fend - fpos),
+						       from, to) &&
 			    pos == fpos && zend == fend)
-				sim_set_range_uptodate(s, f, 0, s->ps);
+				sim_set_range_uptodate(s, f, 0,
+						       (uint32_t)(fend - fpos));
 			fl_set(f, F_ZEROED);	/* cleared when data lands */
 		}
 		fl_set(f, F_DIRTY);
@@ -189,6 +201,103 @@ static void count_need(struct lbs_sim *s, uint64_t bstart, uint32_t mask,
 	}
 }
 
+/* bytes zero-around had to zero after all: counted like its ranges */
+static void za_count(struct lbs_sim *s, struct folio *f, uint64_t n)
+{
+	s->c.za_min += n;
+	s->c.za_zeroed += n;
+	f->za_bytes += (uint32_t)n;
+}
+
+/*
+ * Model decision: zero-around counted [pos, pos+len) as data, so after a
+ * short copy the pages of that range past the copy point that lie inside
+ * EOF would be neither uptodate nor dirty, and the block converts whole
+ * at writeback (stale data).  6.1 has nothing that initialises them
+ * (iomap_write_failed() only truncates past EOF): the port must zero
+ * them, as here, from the copy point to the end of the range, cut at the
+ * end of the EOF page (core's post-EOF range starts there).  The page
+ * holding pos+len keeps the tail zeroing it already had, so it is whole.
+ */
+static void short_copy_fill(struct lbs_sim *s, uint64_t from, uint64_t to)
+{
+	uint64_t eofpage_end, plen;
+
+	lbs_post_eof_range(s->blkbits, s->pshift, s->isize, &eofpage_end,
+			   &plen);
+	if (to > eofpage_end)
+		to = eofpage_end;
+	while (from < to) {
+		struct folio *f = sim_folio_get(s, from >> s->pshift);
+		uint64_t fpos = fpos_of(s, f), fend = fend_of(s, f);
+		uint64_t end = to < fend ? to : fend;
+
+		if (folio_uptodate(f)) {
+			s->c.za_dirtied_uptodate++;
+		} else {
+			zero_segment(f, (uint32_t)(from - fpos),
+				     (uint32_t)(end - fpos));
+			za_count(s, f, end - from);
+			/* [fpos, from): head zeroing or data; [end, fend):
+			 * tail zeroing or past EOF */
+			sim_set_range_uptodate(s, f, 0, (uint32_t)(fend - fpos));
+			fl_set(f, F_ZEROED);
+		}
+		fl_set(f, F_DIRTY);
+		from = end;
+	}
+}
+
+/*
+ * iomap_write_failed() after a short copy, over everything this write
+ * instantiated: truncate_pagecache_range() from max(i_size, start) to
+ * the end, where start is the zero-around head (or the write) and the
+ * end is the zero-around tail (or the write).  Zeroing lost with the
+ * dropped pages leaves za_zeroed/za_min for za_truncated.  Fault knob
+ * short-copy-keep skips this (the sim before: zeroed > minimum).
+ */
+static void write_failed(struct lbs_sim *s, uint64_t start, uint64_t end)
+{
+	uint64_t lstart = s->isize > start ? s->isize : start;
+
+	if (lstart >= end || (s->inject & LBS_SIM_INJ_SHORT_COPY_KEEP))
+		return;
+	/* pages wholly past the new EOF go; the EOF page stays, zeroed */
+	for (uint64_t i = (lstart + s->ps - 1) >> s->pshift;
+	     i < (end + s->ps - 1) >> s->pshift; i++) {
+		struct folio *f = sim_folio_lookup(s, i);
+
+		if (!f || f->index != i)
+			continue;
+		s->c.za_zeroed -= f->za_bytes;
+		s->c.za_min -= f->za_bytes;
+		s->c.za_truncated += f->za_bytes;
+	}
+	sim_truncate_pages(s, lstart, end - 1);
+}
+
+/*
+ * xfs_buffered_write_iomap_end() -> iomap_file_buffered_write_punch_delalloc()
+ * when a write reserved this block and copied nothing into it: punch the
+ * reservation unless a dirty folio inside EOF overlaps the block.  6.1
+ * punches page-granular ranges that XFS rounds out to blocks, removing
+ * the reservation under dirty pages of the same block when bs > ps; the
+ * port must round inward (D6), as modelled.
+ */
+static void punch_new_delalloc(struct lbs_sim *s, uint64_t bstart)
+{
+	uint64_t end = bstart + s->bs < s->isize ? bstart + s->bs : s->isize;
+
+	for (uint64_t p = bstart; p < end;) {
+		struct folio *f = sim_folio_lookup(s, p >> s->pshift);
+
+		if (f && (fl_get(f) & F_DIRTY))
+			return;
+		p = f ? fend_of(s, f) : ((p >> s->pshift) + 1) << s->pshift;
+	}
+	sim_free_block(s, ext_at(s, bstart));
+}
+
 /*
  * iomap_write_iter() over one mapping (one block): xfs iomap_begin,
  * zero-around, then per-page write_begin/copy/write_end.  @buf NULL
@@ -201,7 +310,8 @@ static uint64_t write_block(struct lbs_sim *s, uint64_t pos, uint64_t len,
 {
 	struct extent *e = ext_at(s, pos);
 	bool is_new = false, need_zero, za_ran = false;
-	uint64_t done = 0;
+	uint64_t done = 0, bstart = bno_of(s, pos) << s->blkbits;
+	uint64_t istart = pos, iend = pos + len;	/* instantiated */
 	uint32_t need_mask = 0;
 
 	if (e->state == EXT_HOLE) {	/* xfs_bmapi_reserve_delalloc() */
@@ -210,7 +320,7 @@ static uint64_t write_block(struct lbs_sim *s, uint64_t pos, uint64_t len,
 	}
 	need_zero = e->state != EXT_WRITTEN || is_new;
 	if (block_uninit(s, e))
-		need_mask = uninit_pages(s, bno_of(s, pos) << s->blkbits);
+		need_mask = uninit_pages(s, bstart);
 	if (!(s->inject & LBS_SIM_INJ_NO_ZERO_AROUND) &&
 	    lbs_need_zero_around(s->blkbits, s->pshift, map_type(e->state),
 				 is_new)) {
@@ -224,13 +334,17 @@ static uint64_t write_block(struct lbs_sim *s, uint64_t pos, uint64_t len,
 					  pos + len);
 			zero_around_range(s, za.tail_pos, za.tail_len, pos,
 					  pos + len);
+			istart = za.head_pos;
+			iend = za.tail_pos + za.tail_len;
 		}
 	}
 	while (done < len) {
 		uint64_t p = pos + done;
 		struct folio *f = sim_folio_get(s, p >> s->pshift);
-		uint64_t fend = fpos_of(s, f) + s->ps;
-		uint64_t n = len - done < fend - p ? len - done : fend - p;
+		/* iomap_write_iter() copies a page at a time, even into a
+		 * large folio */
+		uint64_t pend = ((p >> s->pshift) + 1) << s->pshift;
+		uint64_t n = len - done < pend - p ? len - done : pend - p;
 		uint64_t copied = n;
 
 		if (*fault_left < n)
@@ -247,8 +361,12 @@ retry:
 			 * fault_in_iov_iter_readable() fails for 0 bytes */
 			if (copied == 0) {
 				*fault = true;
-				goto short_write;
+				break;
 			}
+			/* the retry's write_begin zeroes the uncopied rest
+			 * of the unit, which zero-around left to the data */
+			if (za_ran)
+				za_count(s, f, n - copied);
 			n = copied;
 			goto retry;
 		}
@@ -256,29 +374,17 @@ retry:
 		*fault_left -= copied;
 		if (copied < n) {
 			*fault = true;
-			goto short_write;
+			break;
 		}
 	}
-	count_need(s, bno_of(s, pos) << s->blkbits, need_mask, pos,
-		   pos + done);
-	return done;
-short_write:
-	count_need(s, bno_of(s, pos) << s->blkbits, need_mask, pos,
-		   pos + done);
-	/*
-	 * Model decision: zero-around treated [pos, pos+len) as covered by
-	 * data.  After a short copy the pages of that range past what was
-	 * copied are neither zeroed nor dirty, yet the block converts whole
-	 * at writeback, so zero them now, up to the end of the folio
-	 * holding the last byte of the range (uptodate folios are only
-	 * dirtied, as in zero-around).
-	 */
-	if (za_ran) {
-		uint64_t last = pos + len - 1;
-		uint64_t fend = ((last >> s->pshift) + 1) << s->pshift;
-
-		zero_around_range(s, pos + done, fend - (pos + done), 0, 0);
-	}
+	count_need(s, bstart, need_mask, pos, pos + done);
+	if (!*fault)
+		return done;
+	if (za_ran && !(s->inject & LBS_SIM_INJ_SHORT_COPY_NO_FILL))
+		short_copy_fill(s, pos + done, pos + len);
+	write_failed(s, istart, iend);
+	if (is_new && !done)
+		punch_new_delalloc(s, bstart);
 	return done;
 }
 
@@ -333,15 +439,17 @@ bool sim_zero_range(struct lbs_sim *s, uint64_t pos, uint64_t len)
 
 			while (q < p + n) {
 				struct folio *f = sim_folio_lookup(s, q >> s->pshift);
-				uint64_t fpos = q >> s->pshift << s->pshift;
-				uint64_t fe = fpos + s->ps < p + n ?
-					      fpos + s->ps : p + n;
+				uint64_t fpos, fe;
 
-				if (f) {
-					zero_segment(f, (uint32_t)(q - fpos),
-						     (uint32_t)(fe - fpos));
-					did = true;
+				if (!f) {	/* on to the next page */
+					q = ((q >> s->pshift) + 1) << s->pshift;
+					continue;
 				}
+				fpos = fpos_of(s, f);
+				fe = fend_of(s, f) < p + n ? fend_of(s, f) : p + n;
+				zero_segment(f, (uint32_t)(q - fpos),
+					     (uint32_t)(fe - fpos));
+				did = true;
 				q = fe;
 			}
 		}
@@ -362,13 +470,18 @@ int64_t lbs_sim_read(struct lbs_sim *s, uint64_t pos, uint64_t len,
 		len = s->isize - pos;
 	while (done < len) {
 		uint64_t p = pos + done;
-		struct folio *f = sim_folio_get(s, p >> s->pshift);
-		uint64_t fpos = fpos_of(s, f);
-		uint64_t n = len - done < fpos + s->ps - p ?
-			     len - done : fpos + s->ps - p;
+		struct folio *f = sim_folio_lookup(s, p >> s->pshift);
+		uint64_t fpos, n;
 
+		if (!f) {	/* page_cache_sync_readahead() */
+			sim_readahead(s, p >> s->pshift,
+				      (pos + len - 1) >> s->pshift);
+			f = sim_folio_get(s, p >> s->pshift);
+		}
+		fpos = fpos_of(s, f);
+		n = len - done < fend_of(s, f) - p ? len - done : fend_of(s, f) - p;
 		if (!folio_uptodate(f))
-			read_folio(s, f);
+			sim_read_folio(s, f);
 		memcpy(buf + done, f->data + (p - fpos), n);
 		done += n;
 	}
@@ -419,15 +532,24 @@ int64_t lbs_sim_mmap_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 		return -EINVAL;
 	while (done < len) {
 		uint64_t p = pos + done;
-		struct folio *f = sim_folio_get(s, p >> s->pshift);
-		uint64_t fpos = fpos_of(s, f), fend = fpos + s->ps;
-		uint64_t mlen = (fend < s->isize ? fend : s->isize) - fpos;
-		uint64_t n = len - done < fend - p ? len - done : fend - p;
-		struct extent *e = ext_at(s, fpos);
+		struct folio *f = sim_folio_lookup(s, p >> s->pshift);
+		uint64_t fpos, fend, mlen, n;
+		uint32_t unit;
+		struct extent *e;
 		bool is_new = false;
 
+		if (!f) {	/* filemap_fault(): do_sync_mmap_readahead() */
+			sim_readahead(s, p >> s->pshift, p >> s->pshift);
+			f = sim_folio_get(s, p >> s->pshift);
+		}
+		fpos = fpos_of(s, f);
+		fend = fend_of(s, f);
+		mlen = (fend < s->isize ? fend : s->isize) - fpos;
+		n = len - done < fend - p ? len - done : fend - p;
+		unit = lbs_pageblock_size(s->blkbits, fshift_of(s, f));
+		e = ext_at(s, fpos);
 		if (!folio_uptodate(f))
-			read_folio(s, f);		/* the fault */
+			sim_read_folio(s, f);		/* the fault */
 		/* folio_mkwrite_check_truncate() -> @mlen; the iomap ops
 		 * reserve delalloc over holes for the whole block */
 		if (e->state == EXT_HOLE) {
@@ -452,11 +574,8 @@ int64_t lbs_sim_mmap_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 						  fpos, fpos + mlen);
 			}
 		}
-		/* bs < ps: every block under the page gets a reservation */
-		for (uint64_t q = fpos + lbs_pageblock_size(s->blkbits,
-							    s->pshift);
-		     q < fpos + mlen;
-		     q += lbs_pageblock_size(s->blkbits, s->pshift)) {
+		/* bs < ps: every block under the folio gets a reservation */
+		for (uint64_t q = fpos + unit; q < fpos + mlen; q += unit) {
 			struct extent *e2 = ext_at(s, q);
 
 			if (e2->state == EXT_HOLE)

@@ -14,8 +14,10 @@ void lbs_sim_crash(struct lbs_sim *s)
 	for (uint64_t idx = 0; idx <= mi; idx++) {
 		struct folio *f = sim_folio_lookup(s, idx);
 
-		if (f)
-			sim_folio_remove(s, f);
+		if (!f)
+			continue;
+		idx = flast_of(f);
+		sim_folio_remove(s, f);
 	}
 	sim_retire_flush(s);
 	for (uint64_t b = 0; b < s->nblocks; b++)

@@ -99,7 +99,7 @@ int64_t lbs_sim_dio_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 	if (!len)
 		return 0;
 	sim_write_checks(s, pos);
-	sim_flush_unmap(s, pos, len);
+	sim_dio_invalidate(s, pos, len);
 	while (done < len) {
 		uint64_t p = pos + done;
 		struct extent *e = ext_at(s, p);

@@ -68,13 +68,17 @@ void lbs_sim_describe(struct lbs_sim *s, uint64_t pos, char *buf, size_t len)
 	struct extent *e = ext_at(s, pos);
 	struct folio *f = sim_folio_lookup(s, pos >> s->pshift);
 	unsigned fl = f ? fl_get(f) : 0;
+	char order[48] = "";
 
+	if (f && f->order)
+		snprintf(order, sizeof(order), " in order-%u folio at page %llu",
+			 f->order, (unsigned long long)f->index);
 	snprintf(buf, len,
-		 "block %llu [%s pblk %u] page %llu [%s%s%s%s] i_size %llu i_disk_size %llu",
+		 "block %llu [%s pblk %u] page %llu [%s%s%s%s%s] i_size %llu i_disk_size %llu",
 		 (unsigned long long)bno_of(s, pos),
 		 e ? sim_ext_names[e->state] : "?", e ? e->pblk : 0,
 		 (unsigned long long)(pos >> s->pshift),
-		 f ? "cached" : "not cached",
+		 f ? "cached" : "not cached", order,
 		 (fl & F_UPTODATE) ? " uptodate" : "",
 		 (fl & F_DIRTY) ? " dirty" : "",
 		 (fl & F_ZEROED) ? " zeroed-around" : "",

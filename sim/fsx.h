@@ -22,6 +22,7 @@ struct lbs_fsx_opts {
 	uint64_t file_size;	/* max file length; 0: default */
 	uint64_t op_size;	/* max op length; 0: default */
 	unsigned inject;
+	uint32_t folio_order;	/* simulator: max_folio_order (bs <= ps) */
 	bool no_crash;		/* leave crash out of the mix */
 	FILE *record;		/* .fsxops output, or NULL */
 	FILE *log;		/* mismatch reports, or NULL (stderr) */
@@ -76,6 +77,7 @@ struct lbs_fsx_result {
 	uint64_t final_size;
 	uint64_t za_zeroed, za_min, dio_zero_bios, dio_zero_segs;
 	uint64_t wb_folios, wb_calls, wb_max_folios, crashes;
+	uint64_t za_need, ra_large_folios, folio_splits;	/* simulator */
 	uint64_t unsupported[LBS_FSX_NFEAT];	/* ops skipped, per feature */
 	unsigned unsupported_mask;	/* given or detected */
 	uint64_t crash_skipped;		/* crash ops a real file cannot do */

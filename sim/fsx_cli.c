@@ -11,7 +11,7 @@
 enum {
 	O_BS = 256, O_PS, O_OPS, O_SEED, O_FSIZE, O_OPSIZE, O_NOCRASH,
 	O_QUIET, O_RECORD, O_UNSUP, O_FSUM, O_MIX, O_CHECK, O_INJECT,
-	O_PERTURB_W, O_PERTURB_G, O_PERTURB_D,
+	O_PERTURB_W, O_PERTURB_G, O_PERTURB_D, O_FOLIO,
 };
 
 static const struct option common[] = {
@@ -23,6 +23,7 @@ static const struct option common[] = {
 	{ "unsupported", 1, NULL, O_UNSUP },
 	{ "final-sum", 0, NULL, O_FSUM }, { "ops-mix", 1, NULL, O_MIX },
 	{ "check-every", 1, NULL, O_CHECK }, { "inject", 1, NULL, O_INJECT },
+	{ "max-folio-order", 1, NULL, O_FOLIO },
 	{ "test-perturb-write", 1, NULL, O_PERTURB_W },
 	{ "test-perturb-gendata", 0, NULL, O_PERTURB_G },
 	{ "test-dio-accept-unaligned", 0, NULL, O_PERTURB_D },
@@ -93,9 +94,16 @@ static int one(struct fsx_cli *cli, int c, const char *arg)
 
 	switch (c) {
 	case O_BS: case O_PS: case O_OPS: case O_SEED: case O_FSIZE:
-	case O_OPSIZE: case O_CHECK: case O_PERTURB_W:
+	case O_OPSIZE: case O_CHECK: case O_PERTURB_W: case O_FOLIO:
 		if (fsx_cli_num(cli->prog, name, arg, &v))
 			return -1;
+		if (c == O_FOLIO && !cli->inject_parse) {
+			fprintf(stderr, "%s: --max-folio-order: only the "
+				"simulator has it\n", cli->prog);
+			return -1;
+		}
+		if (c == O_FOLIO)	/* lbs_sim_config_check() judges it */
+			o->folio_order = v > 64 ? 64 : (uint32_t)v;
 		if ((c == O_BS || c == O_PS) && v > UINT32_MAX) {
 			fprintf(stderr, "%s: --%s %s: out of range\n",
 				cli->prog, name, arg);
@@ -246,5 +254,7 @@ void fsx_cli_usage(FILE *f, bool inject)
 		"  --test-perturb-gendata    test only: odd bytes without fsx's random term\n"
 		"  --test-dio-accept-unaligned  test only (lbs-sim): no O_DIRECT EINVAL\n");
 	if (inject)
-		fprintf(f, "  --inject X           fault knob (repeatable)\n");
+		fprintf(f, "  --inject X           fault knob (repeatable)\n"
+			"  --max-folio-order K  readahead's largest folio order\n"
+			"                       (bs <= ps only; default 0)\n");
 }

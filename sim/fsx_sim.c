@@ -104,6 +104,9 @@ static void s_counters(void *p, struct lbs_fsx_result *r)
 	r->wb_calls = k->wb_calls;
 	r->wb_max_folios = k->wb_max_folios;
 	r->crashes = k->crashes;
+	r->za_need = k->za_need;
+	r->ra_large_folios = k->ra_large_folios;
+	r->folio_splits = k->folio_splits;
 }
 
 static void sim_backend(struct lbs_sim *sim, const struct lbs_fsx_opts *o,
@@ -145,7 +148,8 @@ static int with_sim(const struct lbs_fsx_opts *o, const char *replay,
 		    const char *final_out, struct lbs_fsx_result *r)
 {
 	struct lbs_sim_config cfg = { o->block_size, o->page_size,
-				      lbs_fsx_max_size(o), o->inject };
+				      lbs_fsx_max_size(o), o->inject,
+				      o->folio_order };
 	char err[256];
 	struct lbs_sim *sim = lbs_sim_create(&cfg, err, sizeof(err));
 	int rc;

@@ -25,6 +25,10 @@ static const struct {
 	{ "no-dio-zero", LBS_SIM_INJ_NO_DIO_ZERO },
 	{ "no-wb-round", LBS_SIM_INJ_NO_WB_ROUND },
 	{ "mark-partial-uptodate", LBS_SIM_INJ_MARK_PARTIAL_UPTODATE },
+	{ "ra-whole-uptodate", LBS_SIM_INJ_RA_WHOLE_UPTODATE },
+	{ "split-gap", LBS_SIM_INJ_SPLIT_GAP },
+	{ "short-copy-no-fill", LBS_SIM_INJ_SHORT_COPY_NO_FILL },
+	{ "short-copy-keep", LBS_SIM_INJ_SHORT_COPY_KEEP },
 };
 
 unsigned lbs_sim_inject_parse(const char *name)
@@ -38,12 +42,24 @@ unsigned lbs_sim_inject_parse(const char *name)
 const char *lbs_sim_inject_names(void)
 {
 	return "no-zero-around, no-dio-zero, no-wb-round, "
-	       "mark-partial-uptodate";
+	       "mark-partial-uptodate, ra-whole-uptodate, split-gap, "
+	       "short-copy-no-fill, short-copy-keep";
 }
 
 static bool pow2(uint64_t v)
 {
 	return v && !(v & (v - 1));
+}
+
+/*
+ * MAX_PAGECACHE_ORDER in 6.1.192 (include/linux/pagemap.h:336-346) with
+ * THP: min(MAX_XAS_ORDER, HPAGE_PMD_ORDER), 11 and PAGE_SHIFT - 3.
+ */
+static uint32_t max_pagecache_order(uint32_t pshift)
+{
+	uint32_t pmd_order = pshift - 3;
+
+	return pmd_order < 11 ? pmd_order : 11;
 }
 
 int lbs_sim_config_check(const struct lbs_sim_config *cfg, char *err,
@@ -79,7 +95,25 @@ int lbs_sim_config_check(const struct lbs_sim_config *cfg, char *err,
 			 (unsigned long long)ms);
 		return -1;
 	}
-	if (cfg->inject & ~0xfu) {
+	if (cfg->max_folio_order &&
+	    cfg->block_size > cfg->page_size) {
+		snprintf(err, errlen,
+			 "max folio order %u with block size %u > page size %u: "
+			 "large folios are off when blocks are larger than pages "
+			 "(design decision D1(a))", cfg->max_folio_order,
+			 cfg->block_size, cfg->page_size);
+		return -1;
+	}
+	if (cfg->max_folio_order >
+	    max_pagecache_order((uint32_t)sim_ilog2u(cfg->page_size))) {
+		snprintf(err, errlen,
+			 "max folio order %u: page size %u allows at most %u "
+			 "(MAX_PAGECACHE_ORDER)", cfg->max_folio_order,
+			 cfg->page_size,
+			 max_pagecache_order((uint32_t)sim_ilog2u(cfg->page_size)));
+		return -1;
+	}
+	if (cfg->inject & ~LBS_SIM_INJ_ALL) {
 		snprintf(err, errlen, "unknown inject bits 0x%x", cfg->inject);
 		return -1;
 	}
@@ -100,7 +134,7 @@ struct lbs_sim *lbs_sim_create(const struct lbs_sim_config *cfg, char *err,
 	s->ps = cfg->page_size;
 	s->blkbits = (uint32_t)sim_ilog2u(s->bs);
 	s->pshift = (uint32_t)sim_ilog2u(s->ps);
-	s->upf = lbs_units_per_folio(s->blkbits, s->pshift);
+	s->max_order = cfg->max_folio_order;
 	s->inject = cfg->inject;
 	s->max_size = cfg->max_file_size ? cfg->max_file_size : 1u << 20;
 	/* every block a file of max_size can touch, plus the EOF page's */

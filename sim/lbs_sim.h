@@ -15,8 +15,29 @@
  * lbs_sim_peek() may run from any thread at any time (RCU lookup).
  *
  * Model decisions (issue 5 implements the same in the kernel):
- *  - bs > ps: no large folios, every folio is one page, pageblock = page.
- *  - bs <= ps: folios are pages with per-block uptodate (iomap_page).
+ *  - bs > ps: no large folios, every folio is one page, pageblock = page
+ *    (PORTING-6.1.md D1(a): XFS does not call mapping_set_large_folios()
+ *    when sb_blocksize > PAGE_SIZE).  The config check refuses
+ *    max_folio_order > 0 there rather than model D1(b), under which
+ *    zero-around's page-granular ranges and whole-folio uptodate state of
+ *    sub-block folios would have to become per-folio.
+ *  - bs <= ps: folios of order 0 .. max_folio_order (6.1 XFS with THP).
+ *    Readahead (buffered read misses and mmap faults) makes large folios
+ *    as page_cache_ra_order() does: largest order first, naturally
+ *    aligned, order 1 never, never past the EOF page, order 0 around
+ *    cached pages; its window is the request or 2^max_folio_order pages,
+ *    whichever is larger (the ra->order ramp-up is not modelled).  The
+ *    write path allocates order 0.  A folio holding more than one block
+ *    has per-block uptodate state (iomap_page) and one dirty bit;
+ *    writeback writes all its uptodate blocks inside EOF.  Truncation of
+ *    part of a large folio zeroes that part and splits it to order 0
+ *    (split always succeeds); O_DIRECT invalidation drops whole folios.
+ *  - a short copy (iomap_write_iter()) into a zero-around block zeroes the
+ *    rest of its range inside EOF, which 6.1 leaves uninitialised (the
+ *    port must add this); iomap_write_failed() then truncates everything
+ *    the write and its zero-around instantiated past the new EOF; a block
+ *    this write reserved and copied nothing into loses its reservation
+ *    unless a dirty folio inside EOF overlaps it (D6, rounded inward).
  *  - metadata transactions (extent changes, size changes) are durable as
  *    soon as they are made; data is durable once it is on the device.
  *  - delalloc converts to unwritten at writeback allocation; unwritten
@@ -36,6 +57,15 @@
 #define LBS_SIM_INJ_NO_DIO_ZERO		(1u << 1)
 #define LBS_SIM_INJ_NO_WB_ROUND		(1u << 2)
 #define LBS_SIM_INJ_MARK_PARTIAL_UPTODATE (1u << 3)
+/* the first block read into a large folio marks the whole folio uptodate */
+#define LBS_SIM_INJ_RA_WHOLE_UPTODATE	(1u << 4)
+/* folio split unhashes the large folio before its pieces are in */
+#define LBS_SIM_INJ_SPLIT_GAP		(1u << 5)
+/* a short copy leaves the rest of its range inside EOF as it is */
+#define LBS_SIM_INJ_SHORT_COPY_NO_FILL	(1u << 6)
+/* a short copy keeps what it instantiated past the new EOF */
+#define LBS_SIM_INJ_SHORT_COPY_KEEP	(1u << 7)
+#define LBS_SIM_INJ_ALL			0xffu
 
 /* parse "no-zero-around" etc.; returns the bit or 0 if unknown */
 unsigned lbs_sim_inject_parse(const char *name);
@@ -46,6 +76,7 @@ struct lbs_sim_config {
 	uint32_t page_size;	/* 4096, 16384 or 65536 */
 	uint64_t max_file_size;	/* 0: 1 MiB */
 	unsigned inject;	/* LBS_SIM_INJ_* */
+	uint32_t max_folio_order; /* readahead's largest folio; bs <= ps only */
 };
 
 /* fallocate modes (Linux values) */
@@ -57,7 +88,13 @@ struct lbs_sim_config {
 
 struct lbs_sim_counters {
 	uint64_t za_calls;		/* writes that needed zero-around */
-	uint64_t za_zeroed;		/* bytes zeroed by zero-around */
+	uint64_t za_zeroed;		/* bytes zeroed by zero-around (and
+					   to complete a short copy in
+					   its block) in pages the file
+					   kept */
+	uint64_t za_truncated;		/* bytes it zeroed in pages that a
+					   short copy's truncation past
+					   the new EOF dropped */
 	uint64_t za_min;		/* bytes core's ranges required
 					   (non-uptodate pages only) */
 	uint64_t za_dirtied_uptodate;	/* uptodate pages only dirtied */
@@ -75,6 +112,8 @@ struct lbs_sim_counters {
 	uint64_t dev_writes;		/* units written to the device */
 	uint64_t eof_zero_bios;		/* post-EOF-page zeroing of EOF blocks */
 	uint64_t crashes;
+	uint64_t ra_large_folios;	/* folios of order > 0 readahead made */
+	uint64_t folio_splits;		/* large folios split by truncation */
 };
 
 struct lbs_sim;
@@ -150,7 +189,8 @@ void lbs_sim_describe(struct lbs_sim *sim, uint64_t pos, char *buf,
  * folio for page @index is cached.
  */
 struct lbs_sim_folio_info {
-	uint64_t index;
+	uint64_t index;		/* first page of the folio holding the page */
+	uint32_t order;
 	bool uptodate, dirty, writeback;
 	uint32_t magic;
 };

@@ -137,7 +137,8 @@ int main(int argc, char **argv)
 		return rc;
 	argc--, argv++;
 	cfg = (struct lbs_sim_config){ cli.o.block_size, cli.o.page_size,
-				       cli.o.file_size, cli.o.inject };
+				       cli.o.file_size, cli.o.inject,
+				       cli.o.folio_order };
 	if (lbs_sim_config_check(&cfg, err, sizeof(err))) {
 		fprintf(stderr, "lbs-sim: %s\n", err);
 		return 2;

@@ -193,7 +193,8 @@ static int run(struct fsx_cli *cli, struct map_run *m)
 {
 	struct lbs_fsx_opts *o = &cli->o;
 	struct lbs_sim_config cfg = { o->block_size, o->page_size,
-				      lbs_fsx_max_size(o), o->inject };
+				      lbs_fsx_max_size(o), o->inject,
+				      o->folio_order };
 	struct lbs_fsx_result r;
 	char err[256], path[64];
 	int rc = 0;

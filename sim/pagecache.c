@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The page cache index: a liburcu lock-free hash table of folios keyed
- * by page index.  One writer inserts and removes; lbs_sim_peek() looks
- * folios up from any thread under rcu_read_lock(), as filemap_get_folio()
- * does, and removed folios are freed only after a grace period.
+ * by their first page index.  One writer inserts, splits and removes;
+ * lbs_sim_peek() looks folios up from any thread under rcu_read_lock(),
+ * as filemap_get_folio() does, and removed folios are freed only after a
+ * grace period.
  */
 #define _GNU_SOURCE
 #include "sim_int.h"
@@ -22,52 +23,103 @@ static unsigned long fhash(uint64_t index)
 	return (unsigned long)(h ^ (h >> 29));
 }
 
+/*
+ * The folio holding page @index: a folio of order k starts at @index
+ * rounded down to 2^k pages (natural alignment, __filemap_add_folio()),
+ * so one lookup per possible order finds it.  Order 1 never exists.
+ * Largest order first: a split publishes the pieces behind the head
+ * before the head piece replaces the large folio, so a reader that finds
+ * the head piece finds the others too; smallest first could miss a piece
+ * not yet in, then find the head already replaced (the RCU stress test
+ * caught that).  Caller holds the RCU read lock.
+ */
+static struct folio *lookup_rcu(struct lbs_sim *s, uint64_t index)
+{
+	uint64_t prev = UINT64_MAX;
+
+	for (uint32_t o = s->max_order + 1; o-- > 0;) {
+		uint64_t base = index & ~(((uint64_t)1 << o) - 1);
+		struct cds_lfht_iter it;
+		struct cds_lfht_node *n;
+		struct folio *f;
+
+		if (o == 1 || base == prev)
+			continue;
+		prev = base;
+		cds_lfht_lookup(s->ht, fhash(base), fmatch, &base, &it);
+		n = cds_lfht_iter_get_node(&it);
+		if (!n)
+			continue;
+		f = caa_container_of(n, struct folio, node);
+		if (index <= flast_of(f))
+			return f;
+	}
+	return NULL;
+}
+
 struct folio *sim_folio_lookup(struct lbs_sim *s, uint64_t index)
 {
-	struct cds_lfht_iter it;
-	struct cds_lfht_node *n;
-	struct folio *f = NULL;
+	struct folio *f;
 
 	urcu_bp_read_lock();
-	cds_lfht_lookup(s->ht, fhash(index), fmatch, &index, &it);
-	n = cds_lfht_iter_get_node(&it);
-	if (n)
-		f = caa_container_of(n, struct folio, node);
+	f = lookup_rcu(s, index);
 	urcu_bp_read_unlock();
 	/* the single writer owns @f: only it removes folios */
 	return f;
 }
 
-struct folio *sim_folio_get(struct lbs_sim *s, uint64_t index)
+static struct folio *folio_new(struct lbs_sim *s, uint64_t index,
+			       uint32_t order)
 {
-	struct folio *f = sim_folio_lookup(s, index);
-	struct cds_lfht_node *n;
-	size_t nwords;
+	struct folio *f = calloc(1, sizeof(*f));
+	uint64_t size = (uint64_t)s->ps << order;
 
-	if (f)
-		return f;
-	f = calloc(1, sizeof(*f));
-	f->data = malloc(s->ps);
-	if (!f || !f->data)
+	if (!f || !(f->data = malloc(size)))
 		abort();
-	memset(f->data, UNINIT_BYTE, s->ps);
+	memset(f->data, UNINIT_BYTE, size);
 	f->index = index;
+	f->order = order;
 	f->magic = LBS_SIM_FOLIO_MAGIC;
-	if (s->upf > 1) {
-		nwords = (s->upf + 8 * sizeof(long) - 1) / (8 * sizeof(long));
-		f->ubits = calloc(nwords, sizeof(long));
+	f->nunits = lbs_units_per_folio(s->blkbits, s->pshift + order);
+	if (f->nunits > 1) {	/* iomap_page_create(): nr_blocks > 1 */
+		size_t w = 8 * sizeof(long);
+
+		f->ubits = calloc((f->nunits + w - 1) / w, sizeof(long));
 		if (!f->ubits)
 			abort();
 	}
 	cds_lfht_node_init(&f->node);
-	urcu_bp_read_lock();
-	n = cds_lfht_add_unique(s->ht, fhash(index), fmatch, &f->index,
-				&f->node);
-	urcu_bp_read_unlock();
-	if (n != &f->node)
+	return f;
+}
+
+/* caller holds the RCU read lock; the page range must be free */
+static void insert_rcu(struct lbs_sim *s, struct folio *f)
+{
+	if (cds_lfht_add_unique(s->ht, fhash(f->index), fmatch, &f->index,
+				&f->node) != &f->node)
 		abort();
 	s->nr_folios++;
+}
+
+struct folio *sim_folio_add(struct lbs_sim *s, uint64_t index,
+			    uint32_t order)
+{
+	struct folio *f = folio_new(s, index, order);
+
+	if (index & (((uint64_t)1 << order) - 1))
+		abort();	/* not naturally aligned: caller bug */
+	urcu_bp_read_lock();
+	insert_rcu(s, f);
+	urcu_bp_read_unlock();
 	return f;
+}
+
+/* __filemap_get_folio(FGP_CREAT): the write path makes order 0 only */
+struct folio *sim_folio_get(struct lbs_sim *s, uint64_t index)
+{
+	struct folio *f = sim_folio_lookup(s, index);
+
+	return f ? f : sim_folio_add(s, index, 0);
 }
 
 static void folio_free(struct folio *f)
@@ -92,17 +144,75 @@ void sim_retire_flush(struct lbs_sim *s)
 	s->nretired = 0;
 }
 
-void sim_folio_remove(struct lbs_sim *s, struct folio *f)
+/* free @f once current readers are done with it */
+static void retire(struct lbs_sim *s, struct folio *f)
+{
+	f->retire_next = s->retired;
+	s->retired = f;
+	if (++s->nretired >= RETIRE_BATCH)
+		sim_retire_flush(s);
+}
+
+static void unhash(struct lbs_sim *s, struct folio *f)
 {
 	urcu_bp_read_lock();
 	if (cds_lfht_del(s->ht, &f->node))
 		abort();
 	urcu_bp_read_unlock();
 	s->nr_folios--;
-	f->retire_next = s->retired;
-	s->retired = f;
-	if (++s->nretired >= RETIRE_BATCH)
-		sim_retire_flush(s);
+}
+
+void sim_folio_remove(struct lbs_sim *s, struct folio *f)
+{
+	unhash(s, f);
+	retire(s, f);
+}
+
+/*
+ * split_folio() after truncate_inode_partial_folio() has zeroed its part:
+ * iomap_invalidate_folio() released the iomap_page of the large folio,
+ * so each order-0 piece is uptodate only if the whole folio was (6.1
+ * warns when a dirty folio was not); dirty is inherited.  Readers never
+ * miss a page that stays cached: the pieces behind the head go in first,
+ * then the head piece replaces the large folio in one step, the way
+ * xas_split() rewrites the entries in place.  The fault knob
+ * split-gap removes the folio first (the negative control).
+ */
+void sim_folio_split(struct lbs_sim *s, struct folio *f)
+{
+	uint64_t n = (uint64_t)1 << f->order;
+	unsigned keep = fl_get(f) & (F_UPTODATE | F_DIRTY);
+	bool gap = s->inject & LBS_SIM_INJ_SPLIT_GAP;
+	struct folio **p;
+	struct cds_lfht_iter it;
+
+	if (!f->order)
+		return;
+	s->c.folio_splits++;
+	if (gap)
+		unhash(s, f);	/* readers miss from here on */
+	p = calloc(n, sizeof(*p));
+	if (!p)
+		abort();
+	for (uint64_t i = 0; i < n; i++) {
+		p[i] = folio_new(s, f->index + i, 0);
+		memcpy(p[i]->data, f->data + (i << s->pshift), s->ps);
+		p[i]->flags = keep;
+		if (p[i]->ubits && (keep & F_UPTODATE))
+			sim_set_range_uptodate(s, p[i], 0, s->ps);
+	}
+	urcu_bp_read_lock();
+	for (uint64_t i = gap ? 0 : 1; i < n; i++)
+		insert_rcu(s, p[i]);
+	if (!gap) {
+		cds_lfht_lookup(s->ht, fhash(f->index), fmatch, &f->index, &it);
+		if (cds_lfht_replace(s->ht, &it, fhash(f->index), fmatch,
+				     &f->index, &p[0]->node))
+			abort();
+	}
+	urcu_bp_read_unlock();
+	free(p);
+	retire(s, f);
 }
 
 /* iomap_set_range_uptodate(): units touched by [off, off+len) */
@@ -110,7 +220,7 @@ void sim_set_range_uptodate(struct lbs_sim *s, struct folio *f,
 			    uint32_t off, uint32_t len)
 {
 	const unsigned long w = 8 * sizeof(long);
-	uint32_t bits = lbs_pageblock_bits(s->blkbits, s->pshift);
+	uint32_t bits = lbs_pageblock_bits(s->blkbits, fshift_of(s, f));
 	uint32_t u, all = 1;
 
 	if (!len)
@@ -121,7 +231,7 @@ void sim_set_range_uptodate(struct lbs_sim *s, struct folio *f,
 	}
 	for (u = off >> bits; u <= (off + len - 1) >> bits; u++)
 		f->ubits[u / w] |= 1ul << (u % w);
-	for (u = 0; u < s->upf; u++)
+	for (u = 0; u < f->nunits; u++)
 		all &= unit_uptodate(f, u);
 	if (all)
 		fl_set(f, F_UPTODATE);
@@ -130,18 +240,16 @@ void sim_set_range_uptodate(struct lbs_sim *s, struct folio *f,
 bool lbs_sim_peek(struct lbs_sim *s, uint64_t index,
 		  struct lbs_sim_folio_info *info)
 {
-	struct cds_lfht_iter it;
-	struct cds_lfht_node *n;
+	struct folio *f;
 	bool found = false;
 
 	urcu_bp_read_lock();
-	cds_lfht_lookup(s->ht, fhash(index), fmatch, &index, &it);
-	n = cds_lfht_iter_get_node(&it);
-	if (n) {
-		struct folio *f = caa_container_of(n, struct folio, node);
+	f = lookup_rcu(s, index);
+	if (f) {
 		unsigned fl = fl_get(f);
 
 		info->index = f->index;
+		info->order = f->order;
 		info->magic = f->magic;
 		info->uptodate = fl & F_UPTODATE;
 		info->dirty = fl & F_DIRTY;
@@ -161,7 +269,7 @@ int64_t lbs_sim_pick_dirty(struct lbs_sim *s, uint64_t hint)
 		struct folio *f = sim_folio_lookup(s, idx);
 
 		if (f && (fl_get(f) & F_DIRTY))
-			return (int64_t)idx;
+			return (int64_t)f->index;
 	}
 	return -1;
 }
@@ -173,7 +281,10 @@ void lbs_sim_drop_caches(struct lbs_sim *s)
 	for (uint64_t idx = 0; idx <= mi; idx++) {
 		struct folio *f = sim_folio_lookup(s, idx);
 
-		if (f && !(fl_get(f) & F_DIRTY))
+		if (!f)
+			continue;
+		idx = flast_of(f);
+		if (!(fl_get(f) & F_DIRTY))
 			sim_folio_remove(s, f);
 	}
 	sim_retire_flush(s);

@@ -30,11 +30,21 @@ extern const char *const sim_ext_names[];
 #define F_WRITEBACK 4u
 #define F_ZEROED 8u	/* zero-around touched it (for pictures) */
 
+/*
+ * A folio of 2^order pages at a naturally aligned page index, keyed in
+ * the index by its first page.  Large folios exist only at bs <= ps
+ * (model decision D1(a)), so every unit is a block and a large folio
+ * always has per-unit (iomap_page) state.  One dirty bit per folio, as
+ * 6.1 has no per-block dirty state.
+ */
 struct folio {
 	struct cds_lfht_node node;
 	uint64_t index;
 	uint32_t magic;
+	uint32_t order;		/* written before insertion, then fixed */
 	unsigned flags;		/* atomic: peeked by readers */
+	uint32_t nunits;	/* lbs_units_per_folio() of this folio */
+	uint32_t za_bytes;	/* zeroed by zero-around, no data since */
 	unsigned long *ubits;	/* per-unit uptodate, NULL if one unit */
 	struct folio *retire_next;
 	uint8_t *data;
@@ -46,7 +56,8 @@ struct extent {
 };
 
 struct lbs_sim {
-	uint32_t blkbits, pshift, bs, ps, ubits_shift, upf;
+	uint32_t blkbits, pshift, bs, ps;
+	uint32_t max_order;		/* largest folio order readahead makes */
 	unsigned inject;
 	uint64_t max_size, isize, disk_size;
 	uint64_t nblocks;		/* file blocks tracked */
@@ -104,6 +115,28 @@ static inline uint64_t fpos_of(const struct lbs_sim *s, const struct folio *f)
 	return f->index << s->pshift;
 }
 
+static inline uint32_t fshift_of(const struct lbs_sim *s,
+				 const struct folio *f)
+{
+	return s->pshift + f->order;	/* folio_shift() */
+}
+
+static inline uint64_t fsize_of(const struct lbs_sim *s, const struct folio *f)
+{
+	return (uint64_t)1 << fshift_of(s, f);
+}
+
+static inline uint64_t fend_of(const struct lbs_sim *s, const struct folio *f)
+{
+	return fpos_of(s, f) + fsize_of(s, f);
+}
+
+/* the last page index of @f: loops over page indices resume after it */
+static inline uint64_t flast_of(const struct folio *f)
+{
+	return f->index + ((uint64_t)1 << f->order) - 1;
+}
+
 static inline uint64_t max_index(const struct lbs_sim *s)
 {
 	return (s->max_size >> s->pshift) + 1;
@@ -141,8 +174,15 @@ static inline int check_range(struct lbs_sim *s, uint64_t pos, uint64_t len)
 struct ioend;
 struct folio *sim_folio_lookup(struct lbs_sim *s, uint64_t index);
 struct folio *sim_folio_get(struct lbs_sim *s, uint64_t index);
+struct folio *sim_folio_add(struct lbs_sim *s, uint64_t index,
+			    uint32_t order);
+void sim_folio_split(struct lbs_sim *s, struct folio *f);
 void sim_retire_flush(struct lbs_sim *s);
 void sim_folio_remove(struct lbs_sim *s, struct folio *f);
+void sim_truncate_pages(struct lbs_sim *s, uint64_t lstart, uint64_t lend);
+void sim_readahead(struct lbs_sim *s, uint64_t index, uint64_t last);
+void sim_read_folio(struct lbs_sim *s, struct folio *f);
+void sim_dio_invalidate(struct lbs_sim *s, uint64_t pos, uint64_t len);
 void sim_set_range_uptodate(struct lbs_sim *s, struct folio *f,
 			    uint32_t off, uint32_t len);
 void sim_dev_fill_stale(struct lbs_sim *s, uint64_t pblk);

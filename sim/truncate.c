@@ -1,30 +1,56 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Size changes and fallocate: xfs_setattr_size() with EOF block zeroing,
+ * Size changes and fallocate: truncate_inode_pages_range() (with large
+ * folio splitting), xfs_setattr_size() with EOF block zeroing,
  * xfs_free_file_space(), xfs_alloc_file_space(), and collapse/insert
  * range with core's block alignment check.
  */
 #define _GNU_SOURCE
 #include "sim_int.h"
 
-/* drop folios wholly past @size, zero the EOF folio past it */
+/*
+ * truncate_inode_pages_range() over bytes [lstart, lend]: folios wholly
+ * inside go, a folio reaching outside has its part zeroed
+ * (truncate_inode_partial_folio()) and, if large, is split so that its
+ * pages inside go too.
+ */
+void sim_truncate_pages(struct lbs_sim *s, uint64_t lstart, uint64_t lend)
+{
+	uint64_t idx = lstart >> s->pshift, last = lend >> s->pshift;
+	uint64_t mi = max_index(s);
+
+	if (last > mi)
+		last = mi;
+	while (idx <= last) {
+		struct folio *f = sim_folio_lookup(s, idx);
+		uint64_t fpos, fend, a, b;
+
+		if (!f) {
+			idx++;
+			continue;
+		}
+		fpos = fpos_of(s, f);
+		fend = fend_of(s, f);
+		idx = flast_of(f) + 1;
+		if (fpos >= lstart && fend - 1 <= lend) {
+			sim_folio_remove(s, f);
+			continue;
+		}
+		a = lstart > fpos ? lstart : fpos;
+		b = lend < fend - 1 ? lend + 1 : fend;
+		zero_segment(f, (uint32_t)(a - fpos), (uint32_t)(b - fpos));
+		if (f->order) {
+			sim_folio_split(s, f);
+			idx = a >> s->pshift;	/* now order-0 pages */
+		}
+	}
+}
+
+/* truncate_setsize(): the EOF folio is zeroed past @size, the rest go */
 static void truncate_setsize(struct lbs_sim *s, uint64_t size)
 {
-	uint64_t idx, mi = max_index(s);
-
 	s->isize = size;
-	for (idx = size >> s->pshift; idx <= mi; idx++) {
-		struct folio *f = sim_folio_lookup(s, idx);
-		uint64_t fpos;
-
-		if (!f)
-			continue;
-		fpos = fpos_of(s, f);
-		if (fpos >= size)
-			sim_folio_remove(s, f);
-		else
-			zero_segment(f, (uint32_t)(size - fpos), s->ps);
-	}
+	sim_truncate_pages(s, size, UINT64_MAX);
 }
 
 /* xfs_setattr_size() */

@@ -47,11 +47,14 @@ struct ioend {
 	size_t nconv, cap;
 };
 
-/* iomap_do_writepage() + iomap_writepage_map() for one dirty folio */
+/*
+ * iomap_do_writepage() + iomap_writepage_map() for one dirty folio: one
+ * dirty bit, so every uptodate unit inside EOF is written, clean or not.
+ */
 static void writepage(struct lbs_sim *s, struct folio *f, struct ioend *io)
 {
-	uint64_t fpos = fpos_of(s, f), end_pos = fpos + s->ps;
-	uint32_t unit = lbs_pageblock_size(s->blkbits, s->pshift);
+	uint64_t fpos = fpos_of(s, f), end_pos = fend_of(s, f);
+	uint32_t unit = lbs_pageblock_size(s->blkbits, fshift_of(s, f));
 	uint32_t u;
 
 	fl_clear(f, F_DIRTY);		/* folio_clear_dirty_for_io() */
@@ -62,7 +65,7 @@ static void writepage(struct lbs_sim *s, struct folio *f, struct ioend *io)
 		end_pos = s->isize;
 	}
 	fl_set(f, F_WRITEBACK);
-	for (u = 0; u < s->upf; u++) {
+	for (u = 0; u < f->nunits; u++) {
 		uint64_t upos = fpos + (uint64_t)u * unit;
 		struct extent *e;
 
@@ -116,7 +119,8 @@ static void ioend_complete(struct lbs_sim *s, struct ioend *io)
  * xfs_vm_writepages() with the block rounding (lbs_wb_round) and
  * write_cache_pages().  @end is inclusive; INT64_MAX means to EOF.
  * WB_SYNC_NONE (@sync false) stops when nr_to_write runs out, but only
- * at the start of a block (lbs_wb_may_stop).
+ * at the start of a block (lbs_wb_may_stop).  6.1's write_cache_pages()
+ * counts nr_to_write down by one per folio, whatever its size.
  */
 static int writepages(struct lbs_sim *s, uint64_t start, uint64_t end,
 		      int64_t nr, bool sync)
@@ -142,7 +146,10 @@ static int writepages(struct lbs_sim *s, uint64_t start, uint64_t end,
 		if (!sync && r.nr_to_write <= 0 &&
 		    (!round || lbs_wb_may_stop(s->blkbits, s->pshift, idx)))
 			break;
-		if (!f || !(fl_get(f) & F_DIRTY))
+		if (!f)
+			continue;
+		idx = flast_of(f);
+		if (!(fl_get(f) & F_DIRTY))
 			continue;
 		writepage(s, f, &io);
 		written++;
@@ -162,7 +169,10 @@ void sim_write_and_wait(struct lbs_sim *s, uint64_t start, uint64_t end)
 	writepages(s, start, end, INT64_MAX, true);
 }
 
-/* truncate_inode_pages_range() over whole folios in [start, end] */
+/*
+ * invalidate_inode_pages2_range() over the pages of [start, end]: whole
+ * folios, even those reaching outside it (clean after the flush).
+ */
 static void invalidate_range(struct lbs_sim *s, uint64_t start, uint64_t end)
 {
 	uint64_t idx, last = end >> s->pshift, mi = max_index(s);
@@ -172,13 +182,29 @@ static void invalidate_range(struct lbs_sim *s, uint64_t start, uint64_t end)
 	for (idx = start >> s->pshift; idx <= last; idx++) {
 		struct folio *f = sim_folio_lookup(s, idx);
 
-		if (f)
-			sim_folio_remove(s, f);
+		if (!f)
+			continue;
+		idx = flast_of(f);
+		sim_folio_remove(s, f);
 	}
 }
 
-/* xfs_flush_unmap_range() */
+/* xfs_flush_unmap_range(): flush, then truncate_pagecache_range() */
 void sim_flush_unmap(struct lbs_sim *s, uint64_t pos, uint64_t len)
+{
+	uint64_t a, b;
+
+	if (!lbs_flush_unmap_range(s->blkbits, s->pshift, pos, len, &a, &b))
+		return;
+	sim_write_and_wait(s, a, b);
+	sim_truncate_pages(s, a, b);
+}
+
+/*
+ * __iomap_dio_rw() before a write: flush and invalidate, over the range
+ * rounded as xfs_flush_unmap_range() does (model decision D7).
+ */
+void sim_dio_invalidate(struct lbs_sim *s, uint64_t pos, uint64_t len)
 {
 	uint64_t a, b;
 

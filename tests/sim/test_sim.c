@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Simulator tests: directed seed scenarios at every bs x ps, seeded fsx
- * campaigns, negative controls for each fault knob, and a multithreaded
- * RCU lookup stress test.  Usage: test_sim directed|fsx|negative|rcu
+ * Simulator tests: directed seed scenarios at every bs x ps, large folios
+ * (bs <= ps), seeded fsx campaigns, negative controls for each fault
+ * knob, and a multithreaded RCU lookup stress test.
+ * Usage: test_sim directed|short-copy|large-folios|fsx [N]|
+ *        fsx-large-folios [N]|negative|rcu
  */
 #define _GNU_SOURCE
 #include "fsx.h"
@@ -30,10 +32,10 @@ struct t {
 
 #define MAXSZ (1u << 20)
 
-static void t_init(struct t *t, const char *name, uint32_t bs, uint32_t ps,
-		   unsigned inject)
+static void t_init_order(struct t *t, const char *name, uint32_t bs,
+			 uint32_t ps, unsigned inject, uint32_t order)
 {
-	struct lbs_sim_config c = { bs, ps, MAXSZ, inject };
+	struct lbs_sim_config c = { bs, ps, MAXSZ, inject, order };
 	char err[256];
 
 	t->s = lbs_sim_create(&c, err, sizeof(err));
@@ -47,6 +49,12 @@ static void t_init(struct t *t, const char *name, uint32_t bs, uint32_t ps,
 	t->name = name;
 	t->bs = bs;
 	t->ps = ps;
+}
+
+static void t_init(struct t *t, const char *name, uint32_t bs, uint32_t ps,
+		   unsigned inject)
+{
+	t_init_order(t, name, bs, ps, inject, 0);
 }
 
 static void t_fini(struct t *t)
@@ -311,6 +319,366 @@ static int run_directed(void)
 	return failures != 0;
 }
 
+/*
+ * A directed negative control ran after @before failures: it must have
+ * added some.  Its failures are not the suite's; they are dropped.
+ */
+static bool neg_caught(const char *knob, int before)
+{
+	bool caught = failures > before;
+
+	printf("negative %s: %s (%d failures)\n", knob,
+	       caught ? "caught" : "NOT CAUGHT", failures - before);
+	failures = before;
+	return caught;
+}
+
+/* ---- large folios (bs <= ps) ---------------------------------------- */
+
+static const uint32_t lf_bss[] = { 512, 1024, 4096 };
+static uint64_t lf_made, lf_split;	/* summed over the scenarios */
+
+/* MAX_PAGECACHE_ORDER of 6.1 with THP for the page size */
+static uint32_t lf_max_order(uint32_t ps)
+{
+	return ps == 4096 ? 9 : 11;
+}
+
+/*
+ * Every cached folio over pages [0, EOF page + 4): naturally aligned,
+ * order 0 or 2..@k, and a large one never reaches past the EOF page
+ * (readahead does not make one there, truncation splits one).  Returns
+ * the large folios seen.
+ */
+static unsigned check_folios(struct t *t, uint32_t k)
+{
+	uint64_t sz = lbs_sim_size(t->s);
+	uint64_t pages = sz ? (sz - 1) / t->ps + 1 : 0;
+	struct lbs_sim_folio_info fi;
+	unsigned large = 0;
+
+	for (uint64_t i = 0; i < pages + 4; i++) {
+		uint64_t n;
+
+		if (!lbs_sim_peek(t->s, i, &fi))
+			continue;
+		if (fi.magic != LBS_SIM_FOLIO_MAGIC || fi.order > k ||
+		    fi.order == 1) {
+			fail(t, "folio magic or order", i * t->ps);
+			return large;
+		}
+		n = (uint64_t)1 << fi.order;
+		if (fi.index > i || i >= fi.index + n || fi.index % n ||
+		    (fi.order && fi.index + n > pages)) {
+			fail(t, "folio not aligned, not holding the page, or "
+			     "large past the EOF page", i * t->ps);
+			return large;
+		}
+		large += fi.order && fi.index == i;
+	}
+	return large;
+}
+
+/* the first large folio's first page, or -1 */
+static int64_t first_large(struct t *t)
+{
+	struct lbs_sim_folio_info fi;
+	uint64_t pages = lbs_sim_size(t->s) / t->ps + 1;
+
+	for (uint64_t i = 0; i < pages; i++)
+		if (lbs_sim_peek(t->s, i, &fi) && fi.order)
+			return (int64_t)fi.index;
+	return -1;
+}
+
+static void falloc(struct t *t, int mode, uint64_t pos, uint64_t len)
+{
+	if (lbs_sim_fallocate(t->s, mode, pos, len))
+		fail(t, "fallocate", pos);
+	if (mode & (LBS_FL_PUNCH_HOLE | LBS_FL_ZERO_RANGE))
+		lbs_oracle_zero(t->o, pos, len);
+}
+
+/* reread after drop caches: readahead makes large folios again */
+static unsigned reread(struct t *t, uint32_t k, const char *when)
+{
+	unsigned large;
+
+	lbs_sim_fsync(t->s);
+	lbs_oracle_fsync(t->o);
+	lbs_sim_drop_caches(t->s);
+	verify(t, when);
+	large = check_folios(t, k);
+	if (k >= 2 && !large)
+		fail(t, "readahead made no large folio", 0);
+	return large;
+}
+
+/*
+ * A file of written blocks, a hole and an unwritten extent, read into
+ * large folios; sub-block writes, an mmap write, one-folio writeback and
+ * crash on them; truncation, hole punch and O_DIRECT on them (split or
+ * drop); every read checked by the oracle.
+ */
+static void large_folio_scenario(uint32_t bs, uint32_t ps, uint32_t k,
+				 unsigned inject)
+{
+	struct t t;
+	uint64_t P = ps, B = bs, npages = MAXSZ / ps < 24 ? MAXSZ / ps : 24;
+	uint64_t S = npages * P - 100, eof;
+	int64_t lf;
+
+	t_init_order(&t, "large-folios", bs, ps, inject, k);
+	w(&t, 0, S);
+	lbs_sim_fsync(t.s);
+	lbs_oracle_fsync(t.o);
+	falloc(&t, LBS_FL_PUNCH_HOLE | LBS_FL_KEEP_SIZE, P + B, 2 * B);
+	falloc(&t, LBS_FL_ZERO_RANGE | LBS_FL_KEEP_SIZE, 3 * P + B, B);
+	reread(&t, k, "read into large folios");
+	/* sub-block writes and an mmap store into large folios */
+	w(&t, 2 * P + 3, 100);
+	w(&t, 5 * P - 7, 20);
+	mw(&t, 6 * P + 11, 30);
+	lbs_sim_writeback_folio(t.s, 2 * P);
+	crash(&t);
+	verify(&t, "read after crash");
+	check_folios(&t, k);
+	/* truncate into a large folio: split, nothing past EOF kept */
+	reread(&t, k, "reread before truncate");
+	lf = first_large(&t);
+	if (lf >= 0) {
+		struct lbs_sim_folio_info fi;
+
+		eof = ((uint64_t)lf + 1) * P + 5;
+		tr(&t, eof);
+		if (!lbs_sim_peek(t.s, eof / P, &fi) || fi.order)
+			fail(&t, "EOF folio not split to order 0", eof);
+		if (lbs_sim_peek(t.s, eof / P + 1, &fi))
+			fail(&t, "page past EOF still cached", eof + P);
+		verify(&t, "read after truncate into a large folio");
+		check_folios(&t, k);
+		tr(&t, S);
+		verify(&t, "read after extend");
+	}
+	/* punch a page out of the middle of a large folio */
+	reread(&t, k, "reread before punch");
+	lf = first_large(&t);
+	if (lf >= 0) {
+		struct lbs_sim_folio_info fi;
+
+		falloc(&t, LBS_FL_PUNCH_HOLE | LBS_FL_KEEP_SIZE,
+		       ((uint64_t)lf + 1) * P, P);
+		if (lbs_sim_peek(t.s, (uint64_t)lf + 1, &fi))
+			fail(&t, "punched page still cached", (lf + 1) * P);
+		if (!lbs_sim_peek(t.s, (uint64_t)lf, &fi) || fi.order)
+			fail(&t, "page before the punch not split", lf * P);
+		verify(&t, "read after punch into a large folio");
+		check_folios(&t, k);
+	}
+	/* O_DIRECT write inside a large folio, then writes and crash */
+	reread(&t, k, "reread before O_DIRECT");
+	dw(&t, 4 * P + 512, 512);
+	verify(&t, "read after O_DIRECT write");
+	w(&t, 7 * P + B / 2, B);
+	lbs_sim_writeback_folio(t.s, 7 * P);
+	crash(&t);
+	fsync_drop_verify(&t);
+	if (k >= 2 && !lbs_sim_counters(t.s)->folio_splits)
+		fail(&t, "no large folio was split", 0);
+	lf_made += lbs_sim_counters(t.s)->ra_large_folios;
+	lf_split += lbs_sim_counters(t.s)->folio_splits;
+	t_fini(&t);
+}
+
+/*
+ * D1(a): large folios refused when blocks are larger than pages, and
+ * orders above MAX_PAGECACHE_ORDER refused; the control configurations
+ * beside them must be accepted.
+ */
+static void folio_config_checks(void)
+{
+	static const struct {
+		struct lbs_sim_config c;
+		const char *want;	/* NULL: must be accepted */
+	} v[] = {
+		{ { 8192, 4096, MAXSZ, 0, 2 }, "design decision D1(a)" },
+		{ { 65536, 16384, MAXSZ, 0, 1 }, "design decision D1(a)" },
+		{ { 4096, 4096, MAXSZ, 0, 10 }, "MAX_PAGECACHE_ORDER" },
+		{ { 4096, 65536, MAXSZ, 0, 12 }, "MAX_PAGECACHE_ORDER" },
+		{ { 8192, 4096, MAXSZ, 0, 0 }, NULL },
+		{ { 4096, 4096, MAXSZ, 0, 9 }, NULL },
+		{ { 16384, 16384, MAXSZ, 0, 11 }, NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		char err[256] = "";
+		int rc = lbs_sim_config_check(&v[i].c, err, sizeof(err));
+
+		if (v[i].want ? rc == 0 || !strstr(err, v[i].want) : rc != 0) {
+			fprintf(stderr, "FAIL folio config bs=%u ps=%u order=%u: "
+				"rc %d \"%s\", want %s\n", v[i].c.block_size,
+				v[i].c.page_size, v[i].c.max_folio_order, rc,
+				err, v[i].want ? v[i].want : "accepted");
+			failures++;
+		}
+	}
+}
+
+static int run_large_folios(void)
+{
+	static const uint32_t orders[] = { 0, 2, 3, 4, 99 };	/* 99: max */
+	int before;
+
+	folio_config_checks();
+	for (size_t i = 0; i < sizeof(lf_bss) / sizeof(lf_bss[0]); i++)
+		for (size_t j = 0; j < sizeof(pss) / sizeof(pss[0]); j++)
+			for (size_t o = 0; o < sizeof(orders) / sizeof(orders[0]);
+			     o++) {
+				uint32_t k = orders[o] == 99 ?
+					     lf_max_order(pss[j]) : orders[o];
+
+				large_folio_scenario(lf_bss[i], pss[j], k, 0);
+			}
+	printf("large folios: %" PRIu64 " made by readahead, %" PRIu64
+	       " split, %d failures\n", lf_made, lf_split, failures);
+	/* negative control: whole large folio uptodate on a partial read */
+	before = failures;
+	large_folio_scenario(4096, 4096, 4, LBS_SIM_INJ_RA_WHOLE_UPTODATE);
+	return !neg_caught("ra-whole-uptodate", before) || failures != 0;
+}
+
+/* ---- short copies in zero-around blocks (bs > ps) ------------------ */
+
+static const uint32_t sc_geo[][2] = {
+	{ 65536, 4096 }, { 16384, 4096 }, { 65536, 16384 }, { 8192, 4096 },
+};
+
+/* a buffered write whose user buffer faults after @fault_at bytes */
+static void w_short(struct t *t, uint64_t pos, uint64_t len, size_t fault_at)
+{
+	int64_t n;
+
+	t->op++;
+	gen(t, pos, len);
+	n = lbs_sim_write(t->s, pos, len, t->buf, fault_at);
+	if (n != (fault_at ? (int64_t)fault_at : -14))
+		fail(t, "short write result", pos);
+	if (n > 0)
+		lbs_oracle_write(t->o, pos, (uint64_t)n, t->op);
+}
+
+/*
+ * The pages of the block at @bstart: inside EOF each must be cached,
+ * uptodate and dirty (the block converts whole at writeback); past EOF
+ * none may stay cached.  Returns the pages that break either rule.
+ */
+static unsigned short_copy_block_check(struct t *t, uint64_t bstart)
+{
+	uint64_t eof = lbs_sim_size(t->s);
+	struct lbs_sim_folio_info fi;
+	unsigned bad = 0;
+
+	for (uint64_t p = bstart; p < bstart + t->bs; p += t->ps) {
+		bool cached = lbs_sim_peek(t->s, p / t->ps, &fi);
+
+		if (p < eof && !(cached && fi.uptodate && fi.dirty)) {
+			fail(t, "page inside EOF of a zero-around block "
+			     "not uptodate and dirty", p);
+			bad++;
+		}
+		if (p >= eof && cached) {
+			fail(t, "page past EOF kept after a short copy", p);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+static void za_equal(struct t *t, const char *when)
+{
+	const struct lbs_sim_counters *k = lbs_sim_counters(t->s);
+
+	if (k->za_zeroed != k->za_need || k->za_zeroed != k->za_min) {
+		fprintf(stderr, "FAIL %s bs=%u ps=%u: %s: zeroed %" PRIu64
+			", core's minimum %" PRIu64 ", independent %" PRIu64
+			"\n", t->name, t->bs, t->ps, when, k->za_zeroed,
+			k->za_min, k->za_need);
+		failures++;
+	}
+}
+
+/*
+ * Short copies in block 1: (a) inside EOF over unwritten space, (b) one
+ * that extends the file, (c) one that copies nothing into a new block
+ * past EOF (reservation punched, nothing cached), (d) one that copies
+ * nothing into a new block holding EOF (reservation kept for the dirty
+ * pages inside EOF).  Each then goes through writeback of one folio and
+ * a crash, and the whole file is read back.
+ */
+static void short_copy_scenario(int k, uint32_t bs, uint32_t ps,
+				unsigned inject)
+{
+	static const char *const names[] = {
+		"short-copy-inside-eof", "short-copy-extending",
+		"short-copy-nothing-past-eof", "short-copy-nothing-at-eof",
+	};
+	struct t t;
+	uint64_t B = bs, P = ps;
+	char d[256];
+
+	t_init(&t, names[k], bs, ps, inject);
+	switch (k) {
+	case 0:
+		falloc(&t, 0, 0, 4 * B);
+		lbs_oracle_set_size(t.o, 4 * B);
+		w_short(&t, B + P + 100, B / 2, (size_t)(B / 4 + 50));
+		break;
+	case 1:
+		tr(&t, B + P + 10);
+		w_short(&t, B + P / 2, B / 2, (size_t)(B / 8 + 3));
+		break;
+	case 2:
+		tr(&t, B / 2 + 100);
+		w_short(&t, B + B / 2 + 7, P, 0);
+		lbs_sim_describe(t.s, B, d, sizeof(d));
+		if (!strstr(d, "[hole"))
+			fail(&t, "new block with nothing copied not punched", B);
+		break;
+	case 3:
+		tr(&t, B + P + 10);
+		w_short(&t, B + B / 2 + 7, P, 0);
+		lbs_sim_describe(t.s, B, d, sizeof(d));
+		if (!strstr(d, "[delalloc"))
+			fail(&t, "reservation under dirty pages punched", B);
+		break;
+	}
+	short_copy_block_check(&t, B);
+	za_equal(&t, "after the short copy");
+	verify(&t, "read after short copy");
+	lbs_sim_writeback_folio(t.s, B);
+	crash(&t);
+	fsync_drop_verify(&t);
+	t_fini(&t);
+}
+
+static int run_short_copy(void)
+{
+	int before, bad;
+
+	for (size_t g = 0; g < sizeof(sc_geo) / sizeof(sc_geo[0]); g++)
+		for (int k = 0; k < 4; k++)
+			short_copy_scenario(k, sc_geo[g][0], sc_geo[g][1], 0);
+	printf("short copy: %d failures\n", failures);
+	/* negative controls: 6.1 alone leaves the rest of the range as is;
+	 * pages past the new EOF kept */
+	before = failures;
+	short_copy_scenario(0, 65536, 4096, LBS_SIM_INJ_SHORT_COPY_NO_FILL);
+	bad = !neg_caught("short-copy-no-fill", before);
+	short_copy_scenario(1, 65536, 4096, LBS_SIM_INJ_SHORT_COPY_KEEP);
+	bad |= !neg_caught("short-copy-keep", before);
+	return bad || failures != 0;
+}
+
 static int run_fsx(uint64_t ops)
 {
 	struct lbs_fsx_result r;
@@ -325,27 +693,67 @@ static int run_fsx(uint64_t ops)
 
 			printf("fsx bs=%u ps=%u seed=%" PRIu64 ": %" PRIu64
 			       " ops, rc %d, zero-around %" PRIu64 "/%" PRIu64
-			       "\n", o.block_size, o.page_size, o.seed,
-			       r.ops_run, rc, r.za_zeroed, r.za_min);
-			bad |= rc != 0 || r.za_zeroed != r.za_min;
+			       " (core's)/%" PRIu64 " (independent)\n",
+			       o.block_size, o.page_size, o.seed, r.ops_run,
+			       rc, r.za_zeroed, r.za_min, r.za_need);
+			bad |= rc != 0 || r.za_zeroed != r.za_min ||
+			       r.za_zeroed != r.za_need;
 		}
 	}
+	return bad;
+}
+
+/* campaigns with large folios: clean, and large folios made and split */
+static int run_fsx_large_folios(uint64_t ops)
+{
+	struct lbs_fsx_result r;
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(lf_bss) / sizeof(lf_bss[0]); i++)
+		for (size_t j = 0; j < sizeof(pss) / sizeof(pss[0]); j++)
+			for (uint32_t k = 2; k; k = k == 2 ? lf_max_order(pss[j]) : 0) {
+				struct lbs_fsx_opts o = { .block_size = lf_bss[i],
+					.page_size = pss[j], .ops = ops,
+					.seed = 300 + i * 10 + j + k,
+					.folio_order = k, .quiet = true };
+				int rc = lbs_fsx_run(&o, &r);
+
+				printf("fsx bs=%u ps=%u order<=%u seed=%" PRIu64
+				       ": %" PRIu64 " ops, rc %d, large folios "
+				       "%" PRIu64 " made, %" PRIu64 " split\n",
+				       o.block_size, o.page_size, k, o.seed,
+				       r.ops_run, rc, r.ra_large_folios,
+				       r.folio_splits);
+				bad |= rc != 0 || !r.ra_large_folios ||
+				       !r.folio_splits;
+			}
 	return bad;
 }
 
 /* a negative control passes when the oracle catches the injected bug */
 static int run_negative(void)
 {
-	static const char *const knobs[] = { "no-zero-around", "no-dio-zero",
-		"no-wb-round", "mark-partial-uptodate" };
+	static const struct {
+		const char *knob;
+		uint32_t bs, order;
+		bool by_counter;	/* zeroed != independent minimum */
+	} knobs[] = {
+		{ "no-zero-around", 65536, 0, false },
+		{ "no-dio-zero", 65536, 0, false },
+		{ "no-wb-round", 65536, 0, false },
+		{ "mark-partial-uptodate", 65536, 0, false },
+		{ "ra-whole-uptodate", 4096, 4, false },	/* large folios */
+		{ "short-copy-no-fill", 65536, 0, false },
+		{ "short-copy-keep", 65536, 0, true },
+	};
 	int bad = 0;
 
-	for (size_t k = 0; k < 4; k++) {
+	for (size_t k = 0; k < sizeof(knobs) / sizeof(knobs[0]); k++) {
 		struct lbs_fsx_result r;
-		struct lbs_fsx_opts o = { .block_size = 65536,
+		struct lbs_fsx_opts o = { .block_size = knobs[k].bs,
 			.page_size = 4096, .ops = 20000, .seed = 1,
-			.inject = lbs_sim_inject_parse(knobs[k]),
-			.quiet = true };
+			.inject = lbs_sim_inject_parse(knobs[k].knob),
+			.folio_order = knobs[k].order, .quiet = true };
 		FILE *log = tmpfile();
 		char line[256] = "";
 		int rc;
@@ -356,75 +764,219 @@ static int run_negative(void)
 		if (!fgets(line, sizeof(line), log))
 			line[0] = 0;
 		fclose(log);
+		if (knobs[k].by_counter) {
+			bool caught = rc == 0 && r.za_zeroed != r.za_need;
+
+			printf("negative %s: %s by the zero-around count after "
+			       "%" PRIu64 " ops: zeroed %" PRIu64 ", independent "
+			       "minimum %" PRIu64 "\n", knobs[k].knob,
+			       caught ? "caught" : "NOT CAUGHT", r.ops_run,
+			       r.za_zeroed, r.za_need);
+			bad |= !caught;
+			continue;
+		}
 		printf("negative %s: %s after %" PRIu64 " ops: %s",
-		       knobs[k], rc == 1 ? "caught" : "NOT CAUGHT",
+		       knobs[k].knob, rc == 1 ? "caught" : "NOT CAUGHT",
 		       r.ops_run, line);
 		bad |= rc != 1;
 	}
 	return bad;
 }
 
+/*
+ * RCU index stress: readers peek pages while one writer inserts, splits
+ * and removes folios.  Every folio found must be live (magic), hold the
+ * page, be naturally aligned and of a possible order.  The writer also
+ * publishes, under a sequence count, a page range it keeps cached during
+ * its next operation; a reader that misses a page there while the count
+ * did not move saw a split expose a gap (filemap_get_folio() returning
+ * NULL for a cached page).
+ */
 struct rcu_arg {
 	struct lbs_sim *s;
-	volatile int stop;
-	uint64_t lookups, hits, bad;
+	uint32_t max_order;
+	int stop;
+	unsigned seq;		/* odd: no stable range */
+	uint64_t lo, hi;	/* stable pages [lo, hi) */
+	uint64_t lookups, hits, bad, stable_lookups, misses;
 };
 
 static void *reader(void *p)
 {
 	struct rcu_arg *a = p;
 	struct lbs_sim_folio_info fi;
-	uint64_t i = 0, n = 0, h = 0, bad = 0;
+	uint64_t i = 0, n = 0, h = 0, bad = 0, sn = 0;
 
 	while (!__atomic_load_n(&a->stop, __ATOMIC_ACQUIRE)) {
-		uint64_t idx = (i++ * 7) % 300;
+		unsigned g = __atomic_load_n(&a->seq, __ATOMIC_SEQ_CST);
+		uint64_t lo = __atomic_load_n(&a->lo, __ATOMIC_RELAXED);
+		uint64_t hi = __atomic_load_n(&a->hi, __ATOMIC_RELAXED);
+		bool stable = !(g & 1) && hi > lo && (i & 1);
+		uint64_t idx = stable ? lo + (i / 2) % (hi - lo) : (i * 7) % 300;
+		bool found = lbs_sim_peek(a->s, idx, &fi);
 
-		if (lbs_sim_peek(a->s, idx, &fi)) {
+		i++;
+		n++;
+		if (found) {
+			uint64_t np;
+
 			h++;
-			if (fi.index != idx || fi.magic != LBS_SIM_FOLIO_MAGIC)
+			if (fi.magic != LBS_SIM_FOLIO_MAGIC ||
+			    fi.order > a->max_order || fi.order == 1) {
+				bad++;
+				continue;
+			}
+			np = (uint64_t)1 << fi.order;
+			if (fi.index > idx || idx >= fi.index + np ||
+			    fi.index % np)
 				bad++;
 		}
-		n++;
+		if (stable) {
+			sn++;
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+			if (!found &&
+			    __atomic_load_n(&a->seq, __ATOMIC_SEQ_CST) == g)
+				__atomic_fetch_add(&a->misses, 1,
+						   __ATOMIC_RELAXED);
+		}
 	}
 	__atomic_fetch_add(&a->lookups, n, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&a->hits, h, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&a->bad, bad, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&a->stable_lookups, sn, __ATOMIC_RELAXED);
 	return NULL;
+}
+
+/* the writer only: from odd (nothing stable) to even with [lo, hi) */
+static void publish(struct rcu_arg *a, uint64_t lo, uint64_t hi)
+{
+	__atomic_store_n(&a->lo, lo, __ATOMIC_RELAXED);
+	__atomic_store_n(&a->hi, hi, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&a->seq, 1, __ATOMIC_SEQ_CST);
+}
+
+static void unpublish(struct rcu_arg *a)
+{
+	if (!(a->seq & 1))
+		__atomic_fetch_add(&a->seq, 1, __ATOMIC_SEQ_CST);
+}
+
+/* order-0 folios at bs > ps: writes, fsync, drop, truncate, crash */
+static void writer_pages(struct rcu_arg *a, uint8_t *buf, uint64_t iters)
+{
+	for (uint64_t it = 0; it < iters; it++) {
+		uint64_t pos = (uint64_t)(it * 40503u) % (1u << 20);
+
+		memset(buf, (int)(it & 0xff), 65536);
+		lbs_sim_write(a->s, pos % (1200u * 1024), 9000, buf, SIZE_MAX);
+		if (it % 7 == 0)
+			lbs_sim_fsync(a->s);
+		if (it % 11 == 0)
+			lbs_sim_drop_caches(a->s);
+		if (it % 53 == 0)
+			lbs_sim_truncate(a->s, pos % 4096);
+		if (it % 97 == 0)
+			lbs_sim_crash(a->s);
+	}
+}
+
+/*
+ * Large folios: empty the cache by truncating to 0 (drop_caches would
+ * wait for a grace period each time), read a file into large folios,
+ * dirty some, then truncate into the first one (a split) with its pages
+ * below the new EOF published as stable.  @until_miss: stop early once
+ * a reader saw a gap.
+ */
+static void writer_split(struct rcu_arg *a, uint8_t *buf, uint64_t iters,
+			 bool until_miss)
+{
+	uint32_t ps = lbs_sim_page_size(a->s);
+	uint64_t full = 64ull * ps < MAXSZ ? 64ull * ps : MAXSZ;
+
+	memset(buf, 0x5a, 65536);
+	for (uint64_t it = 0; it < iters; it++) {
+		struct lbs_sim_folio_info fi;
+		uint64_t np, eof;
+
+		if (until_miss && __atomic_load_n(&a->misses, __ATOMIC_RELAXED))
+			break;
+		unpublish(a);
+		lbs_sim_truncate(a->s, 0);
+		lbs_sim_truncate(a->s, full);
+		lbs_sim_read(a->s, 0, full, buf + 65536);
+		if (!lbs_sim_peek(a->s, 0, &fi) || !fi.order)
+			continue;
+		np = (uint64_t)1 << fi.order;
+		if (it % 2)	/* a dirty large folio */
+			lbs_sim_write(a->s, (it % np) * ps + 17, 100, buf,
+				      SIZE_MAX);
+		eof = (1 + it % (np - 1)) * ps + 5;
+		publish(a, 0, eof / ps + 1);
+		lbs_sim_truncate(a->s, eof);
+	}
+	unpublish(a);
+}
+
+struct rcu_case {
+	const char *name;
+	struct lbs_sim_config c;
+	bool split;		/* writer_split, else writer_pages */
+	bool want_miss;		/* negative control */
+};
+
+static int rcu_run(const struct rcu_case *rc)
+{
+	struct rcu_arg a = { .max_order = rc->c.max_folio_order, .seq = 1 };
+	pthread_t th[3];
+	char err[256];
+	uint8_t *buf = calloc(1, 65536 + MAXSZ);
+	int bad;
+
+	a.s = lbs_sim_create(&rc->c, err, sizeof(err));
+	if (!a.s || !buf) {
+		fprintf(stderr, "rcu %s: %s\n", rc->name, a.s ? "oom" : err);
+		return 1;
+	}
+	for (int i = 0; i < 3; i++)
+		pthread_create(&th[i], NULL, reader, &a);
+	if (rc->split)
+		writer_split(&a, buf, rc->want_miss ? 20000 : 3000,
+			     rc->want_miss);
+	else
+		writer_pages(&a, buf, 3000);
+	__atomic_store_n(&a.stop, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < 3; i++)
+		pthread_join(th[i], NULL);
+	printf("rcu %s: %" PRIu64 " lookups, %" PRIu64 " hits, %" PRIu64
+	       " bad, %" PRIu64 " of %" PRIu64 " stable lookups missed, %"
+	       PRIu64 " splits%s\n", rc->name, a.lookups, a.hits, a.bad,
+	       a.misses, a.stable_lookups,
+	       lbs_sim_counters(a.s)->folio_splits,
+	       rc->want_miss ? (a.misses ? " (negative control: caught)" :
+				" (negative control: NOT CAUGHT)") : "");
+	bad = a.bad != 0 || a.hits == 0 ||
+	      (rc->want_miss ? a.misses == 0 :
+	       a.misses != 0 || (rc->split && !a.stable_lookups));
+	lbs_sim_destroy(a.s);
+	free(buf);
+	return bad;
 }
 
 static int run_rcu(void)
 {
-	struct lbs_sim_config c = { 16384, 4096, MAXSZ, 0 };
-	struct rcu_arg a = { 0 };
-	pthread_t th[3];
-	char err[128];
-	uint8_t *buf = calloc(1, 65536);
+	static const struct rcu_case cases[] = {
+		{ "bs16k-ps4k", { 16384, 4096, MAXSZ, 0, 0 }, false, false },
+		{ "bs1k-ps4k-order4", { 1024, 4096, MAXSZ, 0, 4 }, true, false },
+		{ "bs4k-ps16k-order11", { 4096, 16384, MAXSZ, 0, 11 }, true,
+		  false },
+		{ "bs1k-ps4k-order4-split-gap",
+		  { 1024, 4096, MAXSZ, LBS_SIM_INJ_SPLIT_GAP, 4 }, true, true },
+	};
+	int bad = 0;
 
-	a.s = lbs_sim_create(&c, err, sizeof(err));
-	for (int i = 0; i < 3; i++)
-		pthread_create(&th[i], NULL, reader, &a);
-	for (int it = 0; it < 3000; it++) {
-		uint64_t pos = (uint64_t)(it * 40503u) % (1u << 20);
-
-		memset(buf, it & 0xff, 65536);
-		lbs_sim_write(a.s, pos % (1200u * 1024), 9000, buf, SIZE_MAX);
-		if (it % 7 == 0)
-			lbs_sim_fsync(a.s);
-		if (it % 11 == 0)
-			lbs_sim_drop_caches(a.s);
-		if (it % 53 == 0)
-			lbs_sim_truncate(a.s, pos % 4096);
-		if (it % 97 == 0)
-			lbs_sim_crash(a.s);
-	}
-	__atomic_store_n(&a.stop, 1, __ATOMIC_RELEASE);
-	for (int i = 0; i < 3; i++)
-		pthread_join(th[i], NULL);
-	printf("rcu: %" PRIu64 " lookups, %" PRIu64 " hits, %" PRIu64
-	       " bad\n", a.lookups, a.hits, a.bad);
-	lbs_sim_destroy(a.s);
-	free(buf);
-	return a.bad != 0 || a.hits == 0;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		bad |= rcu_run(&cases[i]);
+	return bad;
 }
 
 int main(int argc, char **argv)
@@ -433,8 +985,15 @@ int main(int argc, char **argv)
 		return 2;
 	if (!strcmp(argv[1], "directed"))
 		return run_directed();
+	if (!strcmp(argv[1], "short-copy"))
+		return run_short_copy();
+	if (!strcmp(argv[1], "large-folios"))
+		return run_large_folios();
 	if (!strcmp(argv[1], "fsx"))
 		return run_fsx(argc > 2 ? strtoull(argv[2], NULL, 0) : 3000);
+	if (!strcmp(argv[1], "fsx-large-folios"))
+		return run_fsx_large_folios(argc > 2 ?
+					    strtoull(argv[2], NULL, 0) : 3000);
 	if (!strcmp(argv[1], "negative"))
 		return run_negative();
 	if (!strcmp(argv[1], "rcu"))
