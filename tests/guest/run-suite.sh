@@ -148,9 +148,8 @@ fsx() { # fsx BS TEST
 	case $t in
 	fsx-buffered-mmap) args="--unsupported dio" ;;
 	fsx-mixed) args="" ;;
-	fsx-dio)
-		report "$bs" "$t" skip "lbs-fsx has no O_DIRECT-only mode (fsx -Z -r/-w/-t alignment); O_DIRECT is covered by fsx-mixed and dio-*"
-		return ;;
+	fsx-dio)	# generic/091: -r PSIZE -t BSIZE -w BSIZE -Z -R -W
+		args="-Z -r 4096 -t $bs -w $bs -R -W" ;;
 	esac
 	seed=$((LBS_SEED + bs))
 	f=/mnt/m/$t.fsx
