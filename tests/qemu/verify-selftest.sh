@@ -2,6 +2,7 @@
 # Negative controls of the verification suite (`make qemu-verify-selftest`):
 #
 #   verify-selftest.sh [--kernel ref-6.12|patched-6.1] [--block-sizes "..."] [--ops N]
+#                      [--knobs "KNOB..."]   (patched-6.1: only these controls)
 #
 # ref-6.12 (default): runs tests/qemu/verify.sh on ref-6.12 plus
 # kernel-glue/selftest/*.patch (a broken iomap_dio_zero) in its own worktree
@@ -24,12 +25,13 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 BUILD=${LBS_BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
-sizes="4096 16384 65536" ops=${LBS_OPS:-2000} kernel=ref-6.12
+sizes="4096 16384 65536" ops=${LBS_OPS:-2000} kernel=ref-6.12 knobs=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
 	--block-sizes) sizes=$2; shift 2 ;;
 	--ops) ops=$2; shift 2 ;;
+	--knobs) knobs=$2; shift 2 ;;
 	*) echo "verify-selftest.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -74,6 +76,7 @@ name=patched-6.1-selftest
 fail=0
 for knob in "$ROOT"/kernel-glue/selftest-6.1/*.patch; do
 	k=$(basename "$knob" .patch)
+	case " ${knobs:-$k} " in *" $k "*) ;; *) continue ;; esac
 	dir=$BUILD/qemu/$name-series
 	rm -rf "$dir"
 	mkdir -p "$dir"
