@@ -14,7 +14,8 @@
 # Console lines (parsed by bench/kernel-fio-report.py):
 #   LBS-BENCH: begin
 #   LBS-BENCH-INFO uname R bs B mem_kb M dev vdX
-#   LBS-BENCH-JOB NAME rc=N rsect=R wsect=W wall_cs=T   (sectors of 512 bytes)
+#   LBS-BENCH-JOB NAME rc=N rsect=R wsect=W rios=I wios=J wall_cs=T
+#       (device sectors of 512 bytes and requests, guest wall time in 1/100 s)
 #   LBS-BENCH-JSON-BEGIN NAME / fio's JSON / LBS-BENCH-JSON-END NAME
 #   LBS-BENCH: end rc=N (failed jobs + failed umount)
 set -u
@@ -34,7 +35,7 @@ if [ -z "$dev" ] || ! mount -t xfs "/dev/$dev" /mnt; then
 fi
 echo "LBS-BENCH-INFO uname $(uname -r) bs $(stat -f -c %S /mnt) mem_kb $(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo) dev $dev"
 
-# field 3: sectors read, field 7: sectors written
+# fields 1, 3: reads completed, sectors read; 5, 7: writes completed, sectors written
 sect() { awk -v f="$1" '{ print $f }' "/sys/block/$dev/stat"; }
 uptime_cs() { awk '{ sub(/\./, "", $1); print $1 + 0 }' /proc/uptime; }
 
@@ -44,15 +45,15 @@ job() {
 	shift
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	r0=$(sect 3) w0=$(sect 7) t0=$(uptime_cs)
+	r0=$(sect 3) w0=$(sect 7) ri0=$(sect 1) wi0=$(sect 5) t0=$(uptime_cs)
 	LD_PRELOAD=/lib/lbs-fio-shm.so /bin/fio --output-format=json --output="/tmp/$name.json" \
 		--name="$name" --ioengine=psync --thread --size="${SIZE_MB}m" \
 		--invalidate=0 --fadvise_hint=0 --fallocate=none --randrepeat=1 \
 		--clocksource=clock_gettime --disk_util=0 "$@" >"/tmp/$name.out" 2>&1
 	rc=$?
 	sync
-	r1=$(sect 3) w1=$(sect 7) t1=$(uptime_cs)
-	echo "LBS-BENCH-JOB $name rc=$rc rsect=$((r1 - r0)) wsect=$((w1 - w0)) wall_cs=$((t1 - t0))"
+	r1=$(sect 3) w1=$(sect 7) ri1=$(sect 1) wi1=$(sect 5) t1=$(uptime_cs)
+	echo "LBS-BENCH-JOB $name rc=$rc rsect=$((r1 - r0)) wsect=$((w1 - w0)) rios=$((ri1 - ri0)) wios=$((wi1 - wi0)) wall_cs=$((t1 - t0))"
 	[ "$rc" -eq 0 ] || { fails=$((fails + 1)); sed 's/^/LBS-BENCH-FIO: /' "/tmp/$name.out"; }
 	echo "LBS-BENCH-JSON-BEGIN $name"
 	cat "/tmp/$name.json" 2>/dev/null

@@ -38,11 +38,12 @@ def parse(path):
         ln = lines[i]
         if ln.startswith("LBS-BENCH-INFO "):
             info = ln[len("LBS-BENCH-INFO "):]
-        m = re.match(r"^LBS-BENCH-JOB (\S+) rc=(\d+) rsect=(\d+) wsect=(\d+) wall_cs=(\d+)", ln)
+        m = re.match(r"^LBS-BENCH-JOB (\S+) rc=(\d+) rsect=(\d+) wsect=(\d+) rios=(\d+) wios=(\d+) wall_cs=(\d+)", ln)
         if m:
             name = m.group(1)
             res[name] = {"rc": int(m.group(2)), "rsect": int(m.group(3)),
-                         "wsect": int(m.group(4)), "wall": int(m.group(5)) / 100.0}
+                         "wsect": int(m.group(4)), "rios": int(m.group(5)),
+                         "wios": int(m.group(6)), "wall": int(m.group(7)) / 100.0}
         if ln.startswith("LBS-BENCH-JSON-BEGIN "):
             name = ln.split()[1]
             body = []
@@ -76,9 +77,10 @@ def parse(path):
         if user == 0 or rt <= 0:
             errs.append("%s: %s: no I/O in fio's JSON" % (path, name))
             continue
-        sect = r["rsect"] if ddir == "read" else r["wsect"]
+        sect, ios = (r["rsect"], r["rios"]) if ddir == "read" else (r["wsect"], r["wios"])
         out[name] = {"mbs": user / rt / 1e6, "user": user, "dev": sect * 512,
-                     "wall": r["wall"], "runtime": rt}
+                     "ios": ios, "wall": r["wall"], "runtime": rt,
+                     "sys": r["json"].get("sys_cpu", 0.0), "usr": r["json"].get("usr_cpu", 0.0)}
     return out, info, errs
 
 
@@ -148,18 +150,20 @@ def main():
             fmt(amp("patched-6.1", job), ".3f"), fmt(amp("ref-6.12", job), ".3f"),
             fmt(amp("stock-6.1", job), ".3f")))
     print()
-    print("per boot: job MB/s (fio runtime s / guest wall s incl. sync) dev/user")
+    print("per boot: job MB/s (fio runtime s / guest wall s incl. sync and fio start) dev/user,"
+          " device requests and mean KiB per request, fio sys/usr CPU %")
     for k in KERNELS:
         for name, res in runs.get(k, []):
             cells = []
             for job, _, _ in JOBS:
                 if job in res:
                     x = res[job]
-                    cells.append("%s %.1f (%.1f/%.1f) %.3f" % (job, x["mbs"], x["runtime"],
-                                                              x["wall"], x["dev"] / x["user"]))
+                    cells.append("%s %.1f (%.1f/%.1f) %.3f, %d req %.0f KiB, cpu %.0f/%.0f" % (
+                        job, x["mbs"], x["runtime"], x["wall"], x["dev"] / x["user"], x["ios"],
+                        x["dev"] / 1024.0 / max(x["ios"], 1), x["sys"], x["usr"]))
                 else:
                     cells.append("%s -" % job)
-            print("  %-11s %-18s %s" % (k, name, "; ".join(cells)))
+            print("  %s %s:\n    %s" % (k, name, "\n    ".join(cells)))
     for k in KERNELS:
         for _, res in runs.get(k, []):
             for job, _, _ in JOBS:
