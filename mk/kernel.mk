@@ -95,3 +95,17 @@ qemu-verify-matrix:
 	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) qemu-verify KERNEL=patched-6.1 BLOCK_SIZES="$(BLOCK_SIZES)"
 	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) qemu-verify KERNEL=ref-6.12 BLOCK_SIZES="$(BLOCK_SIZES)"
 	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) qemu-verify KERNEL=stock-6.1 BLOCK_SIZES="$(BLOCK_SIZES)"
+
+# make bench-kernel         on-demand benchmark, not a test (bench/kernel-fio.sh,
+#                           bench/README.md): fio in QEMU TCG on XFS, patched-6.1
+#                           and ref-6.12 at bs 65536, stock-6.1 at bs 4096, in
+#                           one run; builds or reuses the kernels of qemu-verify
+#                           (patched-6.1 needs $(KERNEL_SERIES): make kernel-patch).
+#                           Table: $(BUILD)/bench/kernel-fio.txt. Variables:
+#                           BENCH_KERNELS, ROUNDS (2), SIZE_MB (256),
+#                           LBS_QEMU_MEM (2G), LBS_QEMU_TIMEOUT (1200 per boot).
+BENCH_KERNELS ?= patched-6.1 ref-6.12 stock-6.1
+.PHONY: bench-kernel
+bench-kernel:
+	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/bench/kernel-fio.sh --kernels "$(BENCH_KERNELS)" \
+		--series $(KERNEL_SERIES)

@@ -1,0 +1,70 @@
+#!/bin/sh
+# Guest side of bench/kernel-fio.sh: runs as /test.sh in the busybox
+# initramfs (tests/qemu/mkinitramfs.sh). Reads /lbs/bench.conf (SIZE_MB),
+# mounts the virtio disk with serial "bench" (an XFS image made on the host)
+# and runs the fio jobs one after the other, each on its own file:
+#
+#   seqwrite      buffered sequential write, 1 MiB requests, end_fsync=1
+#   seqread       buffered sequential read of seqwrite's file, 1 MiB requests
+#   randwrite     buffered 4 KiB random write, end_fsync=1
+#   dio-randwrite O_DIRECT 4 KiB random write (4 KiB-aligned)
+#
+# Before each job: sync and drop_caches (so seqread reads from the device),
+# then the device's /sys/block/vdX/stat; after it: sync and the stat again.
+# Console lines (parsed by bench/kernel-fio-report.py):
+#   LBS-BENCH: begin
+#   LBS-BENCH-INFO uname R bs B mem_kb M dev vdX
+#   LBS-BENCH-JOB NAME rc=N rsect=R wsect=W rios=I wios=J wall_cs=T
+#       (device sectors of 512 bytes and requests, guest wall time in 1/100 s)
+#   LBS-BENCH-JSON-BEGIN NAME / fio's JSON / LBS-BENCH-JSON-END NAME
+#   LBS-BENCH: end rc=N (failed jobs + failed umount)
+set -u
+# shellcheck disable=SC1091
+. /lbs/bench.conf
+export PATH=/bin
+export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu/ceph
+echo "LBS-BENCH: begin"
+
+dev=""
+for d in /sys/block/vd*; do
+	[ "$(cat "$d/serial" 2>/dev/null)" = bench ] && dev=${d##*/}
+done
+if [ -z "$dev" ] || ! mount -t xfs "/dev/$dev" /mnt; then
+	echo "LBS-BENCH: end rc=2 (no bench disk or mount failed: '$dev')"
+	exit 2
+fi
+echo "LBS-BENCH-INFO uname $(uname -r) bs $(stat -f -c %S /mnt) mem_kb $(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo) dev $dev"
+
+# fields 1, 3: reads completed, sectors read; 5, 7: writes completed, sectors written
+sect() { awk -v f="$1" '{ print $f }' "/sys/block/$dev/stat"; }
+uptime_cs() { awk '{ sub(/\./, "", $1); print $1 + 0 }' /proc/uptime; }
+
+fails=0
+job() {
+	name=$1
+	shift
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	r0=$(sect 3) w0=$(sect 7) ri0=$(sect 1) wi0=$(sect 5) t0=$(uptime_cs)
+	LD_PRELOAD=/lib/lbs-fio-shm.so /bin/fio --output-format=json --output="/tmp/$name.json" \
+		--name="$name" --ioengine=psync --thread --size="${SIZE_MB}m" \
+		--invalidate=0 --fadvise_hint=0 --fallocate=none --randrepeat=1 \
+		--clocksource=clock_gettime --disk_util=0 "$@" >"/tmp/$name.out" 2>&1
+	rc=$?
+	sync
+	r1=$(sect 3) w1=$(sect 7) ri1=$(sect 1) wi1=$(sect 5) t1=$(uptime_cs)
+	echo "LBS-BENCH-JOB $name rc=$rc rsect=$((r1 - r0)) wsect=$((w1 - w0)) rios=$((ri1 - ri0)) wios=$((wi1 - wi0)) wall_cs=$((t1 - t0))"
+	[ "$rc" -eq 0 ] || { fails=$((fails + 1)); sed 's/^/LBS-BENCH-FIO: /' "/tmp/$name.out"; }
+	echo "LBS-BENCH-JSON-BEGIN $name"
+	cat "/tmp/$name.json" 2>/dev/null
+	echo "LBS-BENCH-JSON-END $name"
+}
+
+job seqwrite --filename=/mnt/seq --rw=write --bs=1m --end_fsync=1
+job seqread --filename=/mnt/seq --rw=read --bs=1m
+job randwrite --filename=/mnt/rand --rw=randwrite --bs=4k --end_fsync=1
+job dio-randwrite --filename=/mnt/dio --rw=randwrite --bs=4k --direct=1
+
+df -k /mnt | sed 's/^/LBS-BENCH-DF: /'
+umount /mnt || fails=$((fails + 1))
+echo "LBS-BENCH: end rc=$fails"
