@@ -6,7 +6,8 @@
 #   run-suite.sh --list     print the test names, one a line (host and guest)
 #
 # Reads /lbs/config (shell assignments): KERNEL (expectation key, e.g.
-# ref-6.12), BLOCK_SIZES, LBS_OPS (ops per lbs-fsx campaign), LBS_SEED.
+# ref-6.12), BLOCK_SIZES, LBS_OPS (ops per lbs-fsx campaign), LBS_SEED,
+# LBS_DIFF_FILE_SIZE (the differential's file limit, the one lbs-sim used).
 # Disks are found by their virtio serial (/sys/block/vdX/serial):
 #   m<BS>  main image, block size BS, pre-filled with "STALEDA\n" before mkfs
 #   r<BS>  runt-last-AG image, block size BS
@@ -34,7 +35,7 @@ if [ "${1:-}" = --list ]; then
 	exit $?
 fi
 
-KERNEL=unknown BLOCK_SIZES="" LBS_OPS=10000 LBS_SEED=1 LBS_DIFF_FILE_SIZE=1048576
+KERNEL=unknown BLOCK_SIZES="" LBS_OPS=10000 LBS_SEED=1 LBS_DIFF_FILE_SIZE=""
 # shellcheck disable=SC1091
 [ -f /lbs/config ] && . /lbs/config
 EXPECT=/lbs/expect.txt
@@ -137,12 +138,12 @@ differential() { # differential BS
 
 fsx() { # fsx BS TEST
 	bs=$1 t=$2
-	if [ "$t" = differential ]; then
-		differential "$bs"
-		return
-	fi
 	if [ ! -x "$FSX" ]; then
 		report "$bs" "$t" skip "lbs-fsx not built (build/meson/sim/lbs-fsx-static missing on the host)"
+		return
+	fi
+	if [ "$t" = differential ]; then
+		differential "$bs"
 		return
 	fi
 	case $t in
