@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "lbs_sim.h"
+#include "handle.h"
 
 enum node_kind {
 	N_DIR, N_REG,
@@ -66,8 +67,8 @@ struct lbsfs {
 	pthread_mutex_t ns_lock;
 	struct node *root, *lbs_dir, *ctl, *stats, *map_root;
 	struct node all;		/* list head: every node */
-	pthread_mutex_t of_lock;
-	struct ofile *open_files;	/* every struct ofile (ofile.h) */
+	pthread_mutex_t handle_lock;
+	struct handle handles;		/* list head: every fi->fh (handle.h) */
 	uint64_t nfiles, next_serial;
 };
 

@@ -13,7 +13,6 @@
  */
 #define _GNU_SOURCE
 #include "lbsfs.h"
-#include "ofile.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -259,6 +258,7 @@ int main(int argc, char **argv)
 	struct lbs_sim_config ref;
 	struct stat st;
 	char err[256];
+	unsigned long unreleased;
 	int rc = parse(argc, argv, &o);
 
 	if (rc)
@@ -283,15 +283,19 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	pthread_mutex_init(&fs.ns_lock, NULL);
-	pthread_mutex_init(&fs.of_lock, NULL);
+	pthread_mutex_init(&fs.handle_lock, NULL);
+	fs.handles.next = fs.handles.prev = &fs.handles;
 	tree_init(&fs);
 	ctl_init(&fs);
 	rc = run(&o, &fs);
-	ofile_release_all(&fs);
+	unreleased = handle_release_all(&fs);
+	if (unreleased)
+		fprintf(stderr, "lbs-fuse: freed %lu handles the kernel never released\n",
+			unreleased);
 	tree_destroy(&fs);
 	lbs_sim_destroy(fs.ref);
 	pthread_mutex_destroy(&fs.ns_lock);
-	pthread_mutex_destroy(&fs.of_lock);
+	pthread_mutex_destroy(&fs.handle_lock);
 	free(o.fuse_opts);
 	return rc;
 }

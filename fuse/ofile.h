@@ -10,13 +10,10 @@ struct ofile {
 	bool dio;		/* opened O_DIRECT: the simulator's DIO path */
 	char *text;		/* .lbs/stats, .lbs/map/<file>: rendered at open */
 	size_t tlen;
-	struct ofile *next, *prev;	/* fs->open_files, under of_lock */
+	struct handle h;	/* fi->fh */
 };
 
 /* fill fi for @n (O_TRUNC done here: atomic_o_trunc); 0 or an errno */
 int ofile_open(struct lbsfs *fs, struct node *n, struct fuse_file_info *fi);
-/* unmounted: free what the kernel never released (a signal can end the
- * loop before the asynchronous RELEASE of a closed file arrives) */
-void ofile_release_all(struct lbsfs *fs);
 
 #endif

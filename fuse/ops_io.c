@@ -28,7 +28,15 @@ static struct lbsfs *fs_of(fuse_req_t req)
 
 static struct ofile *of_of(struct fuse_file_info *fi)
 {
-	return (struct ofile *)(uintptr_t)fi->fh;
+	return handle_entry(handle_of(fi->fh), struct ofile, h);
+}
+
+static void ofile_free(struct handle *h)
+{
+	struct ofile *of = handle_entry(h, struct ofile, h);
+
+	free(of->text);
+	free(of);
 }
 
 int ofile_open(struct lbsfs *fs, struct node *n, struct fuse_file_info *fi)
@@ -68,13 +76,8 @@ int ofile_open(struct lbsfs *fs, struct node *n, struct fuse_file_info *fi)
 		free(of);
 		return err;
 	}
-	pthread_mutex_lock(&fs->of_lock);
-	of->next = fs->open_files;
-	if (of->next)
-		of->next->prev = of;
-	fs->open_files = of;
-	pthread_mutex_unlock(&fs->of_lock);
-	fi->fh = (uintptr_t)of;
+	handle_track(fs, &of->h, ofile_free);
+	fi->fh = (uintptr_t)&of->h;
 	fi->direct_io = 1;	/* bypass the kernel's page cache */
 	fi->keep_cache = 0;
 	return 0;
@@ -91,33 +94,13 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_open(req, fi);
 }
 
-static void ofile_free(struct lbsfs *fs, struct ofile *of)
-{
-	if (of->prev)
-		of->prev->next = of->next;
-	else
-		fs->open_files = of->next;
-	if (of->next)
-		of->next->prev = of->prev;
-	free(of->text);
-	free(of);
-}
-
-void ofile_release_all(struct lbsfs *fs)
-{
-	while (fs->open_files)
-		ofile_free(fs, fs->open_files);
-}
-
 static void op_release(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)
 {
 	struct lbsfs *fs = fs_of(req);
 
 	(void)ino;
-	pthread_mutex_lock(&fs->of_lock);
-	ofile_free(fs, of_of(fi));
-	pthread_mutex_unlock(&fs->of_lock);
+	handle_release(fs, handle_of(fi->fh));
 	fuse_reply_err(req, 0);
 }
 

@@ -396,6 +396,7 @@ static void op_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 
 /* a listing taken at opendir: offsets stay valid while the tree changes */
 struct listing {
+	struct handle h;	/* fi->fh */
 	size_t n;
 	struct {
 		char *name;
@@ -407,6 +408,20 @@ struct listing {
 static struct listing *listing_new(size_t cap)
 {
 	return calloc(1, sizeof(struct listing) + cap * sizeof(((struct listing *)0)->e[0]));
+}
+
+static void listing_free(struct handle *h)
+{
+	struct listing *l = handle_entry(h, struct listing, h);
+
+	for (size_t i = 0; i < l->n; i++)
+		free(l->e[i].name);
+	free(l);
+}
+
+static struct listing *listing_of(struct fuse_file_info *fi)
+{
+	return handle_entry(handle_of(fi->fh), struct listing, h);
 }
 
 static void listing_add(struct listing *l, const char *name,
@@ -449,14 +464,15 @@ static void op_opendir(fuse_req_t req, fuse_ino_t ino,
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	fi->fh = (uintptr_t)l;
+	handle_track(fs, &l->h, listing_free);
+	fi->fh = (uintptr_t)&l->h;
 	fuse_reply_open(req, fi);
 }
 
 static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 		       off_t off, struct fuse_file_info *fi)
 {
-	struct listing *l = (struct listing *)(uintptr_t)fi->fh;
+	struct listing *l = listing_of(fi);
 	char *buf = malloc(size);
 	size_t used = 0;
 
@@ -483,12 +499,8 @@ static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 static void op_releasedir(fuse_req_t req, fuse_ino_t ino,
 			  struct fuse_file_info *fi)
 {
-	struct listing *l = (struct listing *)(uintptr_t)fi->fh;
-
 	(void)ino;
-	for (size_t i = 0; i < l->n; i++)
-		free(l->e[i].name);
-	free(l);
+	handle_release(fs_of(req), handle_of(fi->fh));
 	fuse_reply_err(req, 0);
 }
 
