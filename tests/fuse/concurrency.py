@@ -6,6 +6,9 @@ writeback through .lbs/ctl meanwhile.  Records are 3000 bytes (not block
 or page aligned, so zero-around runs) and each one a writer owns; a
 reader must always see a whole record of one generation, never a torn
 or stale one, and in the end every record holds its last generation.
+Each writer does WRITES writes and each reader READS reads, however long
+that takes (the files hold generation 0 of every record first, so every
+read checks a record); only a hang is bounded, by the mount's watchdog.
 The negative control feeds the record check a torn record first.
 Usage: concurrency.py LBS_FUSE BLOCK_SIZE"""
 import os
@@ -13,14 +16,13 @@ import random
 import struct
 import sys
 import threading
-import time
 
 from lbsmount import Checks, Mount, need_fuse
 
 REC = 3000
 NREC = 96
 WRITERS, READERS = 4, 3
-SECONDS = 4
+WRITES, READS = 100, 60
 
 
 def record(owner, gen, idx):
@@ -43,11 +45,11 @@ def check_record(data, idx):
 class Run:
     def __init__(self, m, shared):
         self.m, self.shared = m, shared
-        self.stop = threading.Event()
+        self.stop = threading.Event()     # the workers are done: ctl stops
         self.errors = []
         self.last = {}          # (file, idx) -> gen, written by its owner
-        self.reads = 0
-        self.writes = 0
+        self.reads = [0] * READERS      # one count per thread: no lost
+        self.writes = [0] * WRITERS     # updates between threads
 
     def file_of(self, w):
         return self.m.path("shared" if self.shared else "w%d" % w)
@@ -55,17 +57,26 @@ class Run:
     def owns(self, w):
         return [i for i in range(NREC) if not self.shared or i % WRITERS == w]
 
+    def populate(self):
+        """generation 0 of every record, owned as the writers own them"""
+        for w in range(WRITERS):
+            fd = os.open(self.file_of(w), os.O_RDWR | os.O_CREAT)
+            for i in self.owns(w):
+                os.pwrite(fd, record(w, 0, i), i * REC)
+                self.last[(self.file_of(w), i)] = record(w, 0, i)
+            os.close(fd)
+
     def writer(self, w):
-        fd = os.open(self.file_of(w), os.O_RDWR | os.O_CREAT)
+        fd = os.open(self.file_of(w), os.O_RDWR)
         rnd, gen = random.Random(w), 0
         mine = self.owns(w)
         try:
-            while not self.stop.is_set():
+            for _ in range(WRITES):
                 gen += 1
                 i = rnd.choice(mine)
                 os.pwrite(fd, record(w, gen, i), i * REC)
                 self.last[(self.file_of(w), i)] = record(w, gen, i)
-                self.writes += 1
+                self.writes[w] += 1
         except OSError as e:
             self.errors.append("writer %d: %s" % (w, e))
         os.close(fd)
@@ -73,42 +84,39 @@ class Run:
     def reader(self, r):
         rnd = random.Random(100 + r)
         try:
-            while not self.stop.is_set():
+            for _ in range(READS):
                 path = self.file_of(rnd.randrange(WRITERS))
-                if not os.path.exists(path):
-                    continue
                 fd = os.open(path, os.O_RDONLY)
                 i = rnd.randrange(NREC)
                 data = os.pread(fd, REC, i * REC)
                 os.close(fd)
-                if len(data) < REC:
-                    continue    # past EOF for now
                 bad = check_record(data, i)
                 if bad:
                     self.errors.append("reader %d: %s" % (r, bad))
-                self.reads += 1
+                self.reads[r] += 1
         except OSError as e:
             self.errors.append("reader %d: %s" % (r, e))
 
     def ctl(self):
-        while not self.stop.wait(0.2):
+        # paced, so the workers get the file locks between rounds; how
+        # many rounds fall inside the run does not matter
+        while not self.stop.wait(0.1):
             self.m.ctl("writeback")
             self.m.ctl("drop_caches")
 
     def go(self):
-        ts = [threading.Thread(target=self.writer, args=(w,))
+        self.populate()
+        ws = [threading.Thread(target=self.writer, args=(w,))
               for w in range(WRITERS)]
-        ts += [threading.Thread(target=self.reader, args=(r,))
+        ws += [threading.Thread(target=self.reader, args=(r,))
                for r in range(READERS)]
-        ts.append(threading.Thread(target=self.ctl))
-        for t in ts:
+        c = threading.Thread(target=self.ctl)
+        for t in ws + [c]:
             t.start()
-        time.sleep(SECONDS)
+        for t in ws:
+            t.join()            # a hang is the mount watchdog's to end
         self.stop.set()
-        for t in ts:
-            t.join(timeout=60)
-            if t.is_alive():
-                self.errors.append("a thread did not finish")
+        c.join()
         self.m.ctl("drop_caches")
         for (path, i), want in self.last.items():
             with open(path, "rb") as f:
@@ -134,9 +142,11 @@ def main():
             what = "one shared file" if shared else "a file per writer"
             for e in run.errors[:10]:
                 print(e)
-            c.ok(not run.errors and run.reads > 100 and run.writes > 100,
+            writes, reads = sum(run.writes), sum(run.reads)
+            c.ok(not run.errors and reads == READERS * READS and
+                 writes == WRITERS * WRITES,
                  "%s: %d writes, %d reads, %d errors" %
-                 (what, run.writes, run.reads, len(run.errors)))
+                 (what, writes, reads, len(run.errors)))
     c.done()
 
 
