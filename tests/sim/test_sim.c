@@ -790,8 +790,14 @@ static int run_negative(void)
  * publishes, under a sequence count, a page range it keeps cached during
  * its next operation; a reader that misses a page there while the count
  * did not move saw a split expose a gap (filemap_get_folio() returning
- * NULL for a cached page).
+ * NULL for a cached page).  The writer's work is counted in operations
+ * and goes on past its minimum until the readers, however slowly they
+ * are scheduled, have made their own minimum of lookups alongside it:
+ * nothing here depends on the machine's speed.
  */
+#define RCU_MIN_LOOKUPS 100000	/* by all readers, while the writer runs */
+#define RCU_MIN_STABLE 1000	/* of them in a published stable range */
+#define RCU_MAX_ITERS 1000000	/* the negative control's bound */
 struct rcu_arg {
 	struct lbs_sim *s;
 	uint32_t max_order;
@@ -799,13 +805,34 @@ struct rcu_arg {
 	unsigned seq;		/* odd: no stable range */
 	uint64_t lo, hi;	/* stable pages [lo, hi) */
 	uint64_t lookups, hits, bad, stable_lookups, misses;
+	uint64_t live_lookups, live_hits, live_stable;	/* while writing */
 };
+
+/* the readers have done their part alongside the writer */
+static bool rcu_enough(struct rcu_arg *a, bool split)
+{
+	return __atomic_load_n(&a->live_lookups, __ATOMIC_RELAXED) >=
+		       RCU_MIN_LOOKUPS &&
+	       __atomic_load_n(&a->live_hits, __ATOMIC_RELAXED) &&
+	       (!split || __atomic_load_n(&a->live_stable, __ATOMIC_RELAXED) >=
+				  RCU_MIN_STABLE);
+}
+
+/* add what this reader did since it last reported to the live counts */
+static void rcu_progress(struct rcu_arg *a, uint64_t n, uint64_t h,
+			 uint64_t sn, uint64_t live[3])
+{
+	__atomic_fetch_add(&a->live_lookups, n - live[0], __ATOMIC_RELAXED);
+	__atomic_fetch_add(&a->live_hits, h - live[1], __ATOMIC_RELAXED);
+	__atomic_fetch_add(&a->live_stable, sn - live[2], __ATOMIC_RELAXED);
+	live[0] = n, live[1] = h, live[2] = sn;
+}
 
 static void *reader(void *p)
 {
 	struct rcu_arg *a = p;
 	struct lbs_sim_folio_info fi;
-	uint64_t i = 0, n = 0, h = 0, bad = 0, sn = 0;
+	uint64_t i = 0, n = 0, h = 0, bad = 0, sn = 0, live[3] = { 0 };
 
 	while (!__atomic_load_n(&a->stop, __ATOMIC_ACQUIRE)) {
 		unsigned g = __atomic_load_n(&a->seq, __ATOMIC_SEQ_CST);
@@ -839,6 +866,8 @@ static void *reader(void *p)
 				__atomic_fetch_add(&a->misses, 1,
 						   __ATOMIC_RELAXED);
 		}
+		if (n % 256 == 0)
+			rcu_progress(a, n, h, sn, live);
 	}
 	__atomic_fetch_add(&a->lookups, n, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&a->hits, h, __ATOMIC_RELAXED);
@@ -864,7 +893,7 @@ static void unpublish(struct rcu_arg *a)
 /* order-0 folios at bs > ps: writes, fsync, drop, truncate, crash */
 static void writer_pages(struct rcu_arg *a, uint8_t *buf, uint64_t iters)
 {
-	for (uint64_t it = 0; it < iters; it++) {
+	for (uint64_t it = 0; it < iters || !rcu_enough(a, false); it++) {
 		uint64_t pos = (uint64_t)(it * 40503u) % (1u << 20);
 
 		memset(buf, (int)(it & 0xff), 65536);
@@ -884,8 +913,8 @@ static void writer_pages(struct rcu_arg *a, uint8_t *buf, uint64_t iters)
  * Large folios: empty the cache by truncating to 0 (drop_caches would
  * wait for a grace period each time), read a file into large folios,
  * dirty some, then truncate into the first one (a split) with its pages
- * below the new EOF published as stable.  @until_miss: stop early once
- * a reader saw a gap.
+ * below the new EOF published as stable.  @until_miss (the negative
+ * control): go on until a reader saw a gap, at most RCU_MAX_ITERS.
  */
 static void writer_split(struct rcu_arg *a, uint8_t *buf, uint64_t iters,
 			 bool until_miss)
@@ -894,7 +923,8 @@ static void writer_split(struct rcu_arg *a, uint8_t *buf, uint64_t iters,
 	uint64_t full = 64ull * ps < MAXSZ ? 64ull * ps : MAXSZ;
 
 	memset(buf, 0x5a, 65536);
-	for (uint64_t it = 0; it < iters; it++) {
+	for (uint64_t it = 0; until_miss ? it < RCU_MAX_ITERS :
+			      it < iters || !rcu_enough(a, true); it++) {
 		struct lbs_sim_folio_info fi;
 		uint64_t np, eof;
 
@@ -940,8 +970,7 @@ static int rcu_run(const struct rcu_case *rc)
 	for (int i = 0; i < 3; i++)
 		pthread_create(&th[i], NULL, reader, &a);
 	if (rc->split)
-		writer_split(&a, buf, rc->want_miss ? 20000 : 3000,
-			     rc->want_miss);
+		writer_split(&a, buf, 3000, rc->want_miss);
 	else
 		writer_pages(&a, buf, 3000);
 	__atomic_store_n(&a.stop, 1, __ATOMIC_RELEASE);
