@@ -31,7 +31,7 @@ $(MESON_SAN_DIR)/build.ninja: | deps
 check-user: deps $(MESON_DIR)/build.ninja $(MESON_SAN_DIR)/build.ninja
 	meson test -C $(MESON_DIR) --print-errorlogs -v
 	meson test -C $(MESON_SAN_DIR) --print-errorlogs
-	sh tests/sim/run-fuzz.sh 20 $(BUILD)/fuzz
+	sh tests/sim/run-fuzz.sh 300000 $(BUILD)/fuzz
 
 check-kernel: kernel-patch
 	$(MAKE) qemu-verify-ci BUILD=$(BUILD)

@@ -1,14 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Fuzz the .fsxops parser with libFuzzer for N seconds (default 20).
+# Fuzz the .fsxops parser with libFuzzer for N inputs (default 300000),
+# from a fixed seed: the same inputs on any machine, however busy; a slow
+# host only takes longer.
 #
-# Usage: tests/sim/run-fuzz.sh [--plant-bug] [SECONDS] [BUILDDIR]
+# Usage: tests/sim/run-fuzz.sh [--plant-bug] [RUNS] [BUILDDIR]
 # Builds BUILDDIR/fuzz_fsxops (default build/fuzz) with clang
 # -fsanitize=fuzzer,address,undefined, runs it on tests/sim/corpus (read
 # only; new inputs go to a temporary directory) and exits non-zero if it
 # finds a crash.  --plant-bug builds the harness's planted bug, the
 # negative control: that run must fail.
-# From make check:  sh tests/sim/run-fuzz.sh 20
+# From make check:  sh tests/sim/run-fuzz.sh 300000
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 plant=
@@ -16,9 +18,9 @@ if [ "${1:-}" = --plant-bug ]; then
 	plant=-DLBS_FUZZ_PLANT_BUG
 	shift
 fi
-secs=${1:-20}
+runs=${1:-300000}
 out=${2:-$top/build/fuzz}
-case $secs in *[!0-9]*|'') echo "run-fuzz.sh: bad SECONDS '$secs'" >&2; exit 2;; esac
+case $runs in *[!0-9]*|'') echo "run-fuzz.sh: bad RUNS '$runs'" >&2; exit 2;; esac
 cc=${CLANG:-clang}
 command -v "$cc" >/dev/null || { echo "run-fuzz.sh: $cc not found (apt-get install clang)" >&2; exit 2; }
 mkdir -p "$out"
@@ -28,6 +30,6 @@ exe=$out/fuzz_fsxops${plant:+_planted}
 	"$top/tests/sim/fuzz_fsxops.c" "$top/sim/fsxops.c"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "run-fuzz.sh: fuzzing the .fsxops parser for ${secs}s${plant:+ (planted bug)}"
-"$exe" -max_total_time="$secs" -max_len=4096 -artifact_prefix="$work/" \
+echo "run-fuzz.sh: fuzzing the .fsxops parser, $runs inputs${plant:+ (planted bug)}"
+"$exe" -runs="$runs" -seed=1 -max_len=4096 -artifact_prefix="$work/" \
 	"$work" "$top/tests/sim/corpus"
