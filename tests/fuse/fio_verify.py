@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 
-from lbsmount import Checks, Mount, need_fuse
+from lbsmount import HANG_S, Checks, Mount, need_fuse
 
 
 def fio(path, direct, *extra):
@@ -18,7 +18,7 @@ def fio(path, direct, *extra):
            "--direct=%d" % direct, "--verify=crc32c", "--verify_fatal=1",
            "--randrepeat=1", "--randseed=7", "--norandommap",
            "--verify_state_save=0"] + list(extra)
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=200)
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=HANG_S)
     return r.returncode, r.stdout + r.stderr
 
 

@@ -10,7 +10,7 @@ Usage: fsx_campaign.py LBS_FUSE LBS_FUSE_FSX BLOCK_SIZE MODE OPS SEED...
 import subprocess
 import sys
 
-from lbsmount import Checks, Mount, need_fuse
+from lbsmount import HANG_S, Checks, Mount, need_fuse
 
 MODES = {"mixed": [], "buffered": ["--unsupported", "dio", "--no-crash"]}
 
@@ -22,12 +22,12 @@ def main():
     exe, fsx, bs, mode, ops = args[:5]
     c = Checks()
     with Mount(exe, bs, inject="no-zero-around" if negative else None,
-               watchdog=280) as m:
+               watchdog=HANG_S) as m:
         for seed in args[5:]:
             cmd = [fsx, "--ops", ops, "--seed", seed, "--quiet"] + \
                 MODES[mode] + [m.path("fsx.%s" % seed)]
             r = subprocess.run(cmd, capture_output=True, text=True,
-                               timeout=240)
+                               timeout=HANG_S)
             out = (r.stdout + r.stderr).strip()
             print(out[-3000:])
             if negative:

@@ -11,7 +11,7 @@ import os
 import sys
 import time
 
-from lbsmount import Checks, Mount, need_fuse
+from lbsmount import HANG_S, Checks, Mount, need_fuse
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_long,
@@ -25,7 +25,7 @@ def fallocate(fd, mode, off, length):
         else ctypes.get_errno()
 
 
-def wait_for(cond, seconds=120):
+def wait_for(cond, seconds=HANG_S):
     deadline = time.monotonic() + seconds
     while not cond():
         if time.monotonic() > deadline:

@@ -19,7 +19,7 @@ import os
 import subprocess
 import sys
 
-from lbsmount import Checks, Mount, need_fuse
+from lbsmount import HANG_S, Checks, Mount, need_fuse
 
 KNOB = {"zero-around": "no-zero-around", "dio-zero": "no-dio-zero",
         "map": "no-zero-around"}
@@ -112,7 +112,7 @@ def same_map(m, bs, sim, c, negative):
     got = m.text(".lbs/map/f")
     r = subprocess.run([sim, "map", "--block-size", str(bs), "--page-size",
                         "4096", "--op", "write %d %d" % (pos, n)],
-                       capture_output=True, text=True, timeout=60)
+                       capture_output=True, text=True, timeout=HANG_S)
     want = "\n".join(l for l in r.stdout.split("\n")
                      if not l.startswith("--op:"))
     if negative:

@@ -14,7 +14,7 @@ import signal
 import sys
 import time
 
-from lbsmount import Checks, Mount, need_fuse
+from lbsmount import HANG_S, Checks, Mount, need_fuse
 
 
 def mounted(path):
@@ -22,7 +22,7 @@ def mounted(path):
         return any(l.split()[1] == path for l in f)
 
 
-def wait_exit(proc, seconds=120):
+def wait_exit(proc, seconds=HANG_S):
     deadline = time.monotonic() + seconds
     while proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
