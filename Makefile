@@ -11,7 +11,7 @@ BUILD ?= build
 MESON_DIR := $(BUILD)/meson
 MESON_SAN_DIR := $(BUILD)/meson-san
 
-.PHONY: all deps kernel-patch check check-user check-kernel vectors clean
+.PHONY: all deps kernel-patch check check-user check-busy check-kernel vectors clean
 
 all: check-user
 
@@ -32,6 +32,11 @@ check-user: deps $(MESON_DIR)/build.ninja $(MESON_SAN_DIR)/build.ninja
 	meson test -C $(MESON_DIR) --print-errorlogs -v
 	meson test -C $(MESON_SAN_DIR) --print-errorlogs
 	sh tests/sim/run-fuzz.sh 300000 $(BUILD)/fuzz
+
+# the userspace suites RUNS times under stress-ng on every core (on demand)
+RUNS ?= 3
+check-busy: deps
+	sh scripts/check-busy.sh $(RUNS)
 
 check-kernel: kernel-patch
 	$(MAKE) qemu-verify-ci BUILD=$(BUILD)

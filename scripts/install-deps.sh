@@ -6,7 +6,7 @@ set -eu
 PKGS="build-essential git python3 meson ninja-build pkg-config
 libcmocka-dev liburcu-dev libfuse3-dev fuse3
 linux-source-6.1 linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio kmod dwarves rsync
-qemu-system-x86 busybox-static xfsprogs
+qemu-system-x86 busybox-static xfsprogs stress-ng
 clang llvm lld xz-utils python3-ply
 fio linux-perf"
 
