@@ -13,6 +13,7 @@
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -818,10 +819,15 @@ static bool rcu_enough(struct rcu_arg *a, bool split)
 				  RCU_MIN_STABLE);
 }
 
-/* add what this reader did since it last reported to the live counts */
+/*
+ * Add what this reader did since it last reported to the live counts, and
+ * yield: three spinning readers on a busy 2-core host would otherwise
+ * starve the writer whose operations they are there to race with.
+ */
 static void rcu_progress(struct rcu_arg *a, uint64_t n, uint64_t h,
 			 uint64_t sn, uint64_t live[3])
 {
+	sched_yield();
 	__atomic_fetch_add(&a->live_lookups, n - live[0], __ATOMIC_RELAXED);
 	__atomic_fetch_add(&a->live_hits, h - live[1], __ATOMIC_RELAXED);
 	__atomic_fetch_add(&a->live_stable, sn - live[2], __ATOMIC_RELAXED);
