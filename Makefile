@@ -19,7 +19,7 @@ deps:
 	@sh scripts/install-deps.sh
 
 kernel-patch: deps
-	@LBS_BUILD=$(abspath $(BUILD)) sh kpatch-gen/mkseries.sh $(abspath $(BUILD))/kernel-patch
+	@LBS_BUILD=$(abspath $(BUILD)) $(STAGE) kernel-patch sh kpatch-gen/mkseries.sh $(abspath $(BUILD))/kernel-patch
 	@echo "kernel patch series: $(abspath $(BUILD))/kernel-patch/"
 
 $(MESON_DIR)/build.ninja: | deps
@@ -28,10 +28,12 @@ $(MESON_DIR)/build.ninja: | deps
 $(MESON_SAN_DIR)/build.ninja: | deps
 	meson setup $(MESON_SAN_DIR) -Dsanitize_all=true
 
+STAGE = sh scripts/stage.sh
+
 check-user: deps $(MESON_DIR)/build.ninja $(MESON_SAN_DIR)/build.ninja
-	meson test -C $(MESON_DIR) --print-errorlogs -v
-	meson test -C $(MESON_SAN_DIR) --print-errorlogs
-	sh tests/sim/run-fuzz.sh 300000 $(BUILD)/fuzz
+	$(STAGE) meson-plain meson test -C $(MESON_DIR) --print-errorlogs -v
+	$(STAGE) meson-asan-ubsan meson test -C $(MESON_SAN_DIR) --print-errorlogs
+	$(STAGE) fuzz sh tests/sim/run-fuzz.sh 300000 $(BUILD)/fuzz
 
 # the userspace suites RUNS times under stress-ng on every core (on demand)
 RUNS ?= 3
@@ -39,9 +41,10 @@ check-busy: deps
 	sh scripts/check-busy.sh $(RUNS)
 
 check-kernel: kernel-patch
-	$(MAKE) qemu-verify-ci BUILD=$(BUILD)
+	$(STAGE) qemu-verify-ci $(MAKE) qemu-verify-ci BUILD=$(BUILD)
 
-check: check-user check-kernel ktap-selftest
+check: check-user check-kernel
+	$(STAGE) ktap-selftest $(MAKE) ktap-selftest
 
 vectors: deps $(MESON_DIR)/build.ninja
 	ninja -C $(MESON_DIR) vectors
