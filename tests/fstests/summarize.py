@@ -120,7 +120,7 @@ def main():
     exp = read_expunge(a.expunge)
     wanted = a.tests.split() or sorted(res)
 
-    bad = 0
+    bad, counts = 0, {}
     print("fstests %s (expected failures: %s)" % (a.label, os.path.relpath(a.expunge)))
     print("%-12s %-8s %7s  %s" % ("test", "result", "seconds", "note"))
     for name in sorted(set(wanted) | set(res)):
@@ -134,10 +134,8 @@ def main():
             result, note = "xpass", "listed as expected failure: " + exp[name]
         if result in ("fail", "missing"):
             bad += 1
+        counts[result] = counts.get(result, 0) + 1
         print("%-12s %-8s %7s  %s" % (name, result, secs, note[:140]))
-    counts = {}
-    for name in res:
-        counts[res[name][0]] = counts.get(res[name][0], 0) + 1
     print("%s: %s; %d unexpected" % (a.label, ", ".join(
         "%d %s" % (n, r) for r, n in sorted(counts.items())) or "no results", bad))
     update_summary(a.run, res)
