@@ -4,7 +4,7 @@
 #
 #   guest-run.sh RUN_CONF
 #
-# RUN_CONF (written by run-fstests.sh) sets FSTESTS_DIR, BLOCK_SIZE,
+# RUN_CONF (written by run-fstests.sh) sets FSTESTS_DIR, BLOCK_SIZE, HOST_EPOCH,
 # CHECK_ARGS (the tests or -g GROUP) and the disk serials TEST_SERIAL,
 # SCRATCH_SERIAL, LOGWRITES_SERIAL. Makes what udev and a normal boot would
 # (/dev/fd, /dev/std*, devpts, /dev/shm, /dev/mapper symlinks), the fstests
@@ -48,6 +48,8 @@ exit $rc
 EOF
 chmod 755 /usr/local/sbin/dmsetup
 hostname lbs-fstests
+# no RTC in the test kernels: take the host's time of the boot
+[ -z "${HOST_EPOCH:-}" ] || date -s "@$HOST_EPOCH" >/dev/null
 
 # --- users fstests wants (in the overlay: the host's /etc is untouched) ------
 for u in fsgqa fsgqa2; do
@@ -84,7 +86,7 @@ export KEEP_DMESG=yes
 EOF
 say "clock $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)," \
 	"test $test_dev scratch $scratch_dev logwrites $logwrites_dev, bs $BLOCK_SIZE"
-say "check start $(date +%s)"
+say "check start uptime $(cut -d' ' -f1 /proc/uptime)"
 # check's stdout also goes to check.out, free of kernel console messages
 # shellcheck disable=SC2086
 ./check -R xunit $CHECK_ARGS 2>&1 | tee "$results/check.out"

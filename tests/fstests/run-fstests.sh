@@ -117,6 +117,7 @@ cat >"$run/run.conf" <<EOF
 LBS_STAGE2=$HERE/guest-run.sh
 FSTESTS_DIR=$fstests
 BLOCK_SIZE=$bs
+HOST_EPOCH=$(date +%s)
 CHECK_ARGS="$check_args"
 TEST_SERIAL=lbs-test
 SCRATCH_SERIAL=lbs-scratch
@@ -146,8 +147,8 @@ boot_s=$(($(date +%s) - t0))
 rm -rf "$disks"
 
 # ---- results --------------------------------------------------------------------------
-first=$(sed -n 's/^LBS-FSTESTS: check start \([0-9]*\).*/\1/p' "$run/console.log" | head -n 1)
-[ -z "$first" ] || say "boot to check: $((first - t0))s"
+first=$(tr -d '\r' <"$run/console.log" | sed -n 's/^LBS-FSTESTS: check start uptime \([0-9.]*\)$/\1/p' | head -n 1)
+[ -z "$first" ] || say "boot to check start: ${first}s (guest uptime)"
 say "times: kernel ${build_s}s, guest ${boot_s}s (qemu rc $boot_rc), total $(($(date +%s) - t_all))s"
 rc=0
 python3 "$HERE/summarize.py" --run "$run" --expunge "$expunge" --label "$label" \
