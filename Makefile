@@ -53,3 +53,4 @@ clean:
 	rm -rf $(BUILD)
 
 include mk/kernel.mk
+include mk/fstests.mk

@@ -1,6 +1,9 @@
 #!/bin/sh
 # Install every Debian 12 package the project needs. Idempotent: it only
 # calls apt-get when something is missing, so repeated runs are cheap.
+# The last three lines are fstests' (tests/fstests/): its build (gawk and
+# libgdbm-compat-dev before it, or src/dbtest is silently not built) and
+# what its tests run in the guest, which uses the host's userspace.
 set -eu
 
 PKGS="build-essential git python3 meson ninja-build pkg-config
@@ -8,7 +11,10 @@ libcmocka-dev liburcu-dev libfuse3-dev fuse3
 linux-source-6.1 linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio kmod dwarves rsync
 qemu-system-x86 busybox-static xfsprogs stress-ng
 clang llvm lld xz-utils python3-ply
-fio linux-perf"
+fio linux-perf
+autoconf automake libtool gawk xfslibs-dev uuid-dev libaio-dev libattr1-dev
+libacl1-dev liburing-dev libgdbm-dev libgdbm-compat-dev libcap-dev
+uuid-runtime attr acl psmisc xfsdump quota dbench duperemove dmsetup e2fsprogs"
 
 missing=""
 for p in $PKGS; do

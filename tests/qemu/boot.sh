@@ -11,6 +11,7 @@
 # Environment:
 #   LBS_QEMU_TIMEOUT  seconds before the guest is killed (default 300)
 #   LBS_QEMU_MEM      guest memory (default 1G)
+#   LBS_QEMU_SMP      vCPUs (default 1; the kernel needs CONFIG_SMP for more)
 #   LBS_KERNEL_APPEND extra kernel command line
 #   LBS_QEMU_VERBOSE  1: also copy the console to stderr while it runs
 set -eu
@@ -35,7 +36,7 @@ fi
 start=$(date +%s)
 rc=0
 timeout -k 10 "$timeout_s" qemu-system-x86_64 \
-	-accel tcg -m "${LBS_QEMU_MEM:-1G}" -smp 1 \
+	-accel tcg -m "${LBS_QEMU_MEM:-1G}" -smp "${LBS_QEMU_SMP:-1}" \
 	-nographic -monitor none -serial "file:$log" -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 ${LBS_KERNEL_APPEND:-}" \

@@ -1,0 +1,33 @@
+# Real fstests in a QEMU TCG guest (tests/fstests/). Included by the
+# top-level Makefile (`include mk/fstests.mk`); not part of `make check`.
+#
+#   make fstests KERNEL=patched-6.1|stock-6.1|ref-6.12 BLOCK_SIZE=N
+#                [TESTS="generic/091 ..." | GROUP=lbs|quick|...]
+#                           fstests build, kernel (+ kernel-glue/config/fstests.config),
+#                           one guest boot; results in $(BUILD)/fstests/KERNEL-N/
+#                           (check.log, result.xml, *.out.bad, *.full, *.dmesg,
+#                           summary.tsv) and a table on stdout, judged against
+#                           tests/fstests/expunges/KERNEL-N.txt. Default: GROUP=lbs
+#                           (tests/fstests/lbs.group). patched-6.1 needs
+#                           `make kernel-patch` first. stock-6.1: 4096 only.
+#   make fstests-compare    one table over every KERNEL-N with results, with
+#                           the regressions (patched-6.1 fails where ref-6.12
+#                           passes at that block size, or at 4096 where
+#                           stock-6.1 passes).
+#
+# KERNEL must be given on the command line (kernel.mk's default is not used).
+
+FSTESTS_KERNEL = $(if $(filter file,$(origin KERNEL)),,$(KERNEL))
+BLOCK_SIZE ?=
+TESTS ?=
+GROUP ?=
+
+.PHONY: fstests fstests-compare
+
+fstests: deps
+	@LBS_BUILD=$(abspath $(BUILD)) sh tests/fstests/run-fstests.sh \
+		--kernel "$(FSTESTS_KERNEL)" --block-size "$(BLOCK_SIZE)" \
+		$(if $(TESTS),--tests "$(TESTS)") $(if $(GROUP),--group "$(GROUP)")
+
+fstests-compare:
+	@python3 tests/fstests/compare.py $(abspath $(BUILD))/fstests

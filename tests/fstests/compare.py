@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""One table, test by test, over the fstests runs that have results.
+
+    compare.py BUILD/fstests
+
+Reads BUILD/fstests/KERNEL-BS/summary.tsv (written by summarize.py) for
+stock-6.1-4096, patched-6.1-4096, -16384, -65536, ref-6.12-16384, -65536
+(and any other KERNEL-BS present). A cell is the result and seconds
+("pass 12", "FAIL 45", "skip", "-" not run). A regression is a test that
+fails on patched-6.1 at a block size where ref-6.12 passes it, or fails on
+patched-6.1 at 4096 where stock-6.1 passes it.
+Exit 1 if there is a regression, 0 otherwise (also when nothing ran).
+"""
+
+import os
+import sys
+
+ORDER = ["stock-6.1-4096", "patched-6.1-4096", "patched-6.1-16384",
+         "patched-6.1-65536", "ref-6.12-16384", "ref-6.12-65536"]
+SHORT = {"stock-6.1": "stock", "patched-6.1": "patched", "ref-6.12": "ref"}
+
+
+def load(path):
+    res = {}
+    with open(path) as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) >= 3:
+                res[parts[0]] = (parts[1], parts[2])
+    return res
+
+
+def cell(r):
+    if r is None:
+        return "-"
+    result, secs = r
+    word = {"pass": "pass", "fail": "FAIL", "notrun": "skip"}.get(result, result)
+    return word if result == "notrun" or not secs else "%s %s" % (word, secs)
+
+
+def regressions(test, runs):
+    why = []
+    for label, res in runs.items():
+        if not label.startswith("patched-6.1-") or res.get(test, ("",))[0] != "fail":
+            continue
+        bs = label.rsplit("-", 1)[1]
+        ref = runs.get("ref-6.12-" + bs, {}).get(test, ("",))[0]
+        if ref == "pass":
+            why.append("fails patched %s, passes ref-6.12" % bs)
+        stock = runs.get("stock-6.1-4096", {}).get(test, ("",))[0]
+        if bs == "4096" and stock == "pass":
+            why.append("fails patched 4096, passes stock-6.1")
+    return why
+
+
+def main():
+    base = sys.argv[1] if len(sys.argv) > 1 else "build/fstests"
+    runs = {}
+    names = os.listdir(base) if os.path.isdir(base) else []
+    for label in ORDER + sorted(set(names) - set(ORDER)):
+        p = os.path.join(base, label, "summary.tsv")
+        if os.path.exists(p):
+            runs[label] = load(p)
+    if not runs:
+        print("fstests-compare: no results under %s (run make fstests first)" % base)
+        return 0
+    labels = list(runs)
+    heads = ["%s %s" % (SHORT.get(label.rsplit("-", 1)[0], label.rsplit("-", 1)[0]),
+                        label.rsplit("-", 1)[1]) for label in labels]
+    w = max(12, max(len(h) for h in heads) + 1)
+    print("%-12s " % "test" + "".join("%-*s" % (w, h) for h in heads) + "regression")
+    tests = sorted(set().union(*[set(r) for r in runs.values()]))
+    nreg = 0
+    for t in tests:
+        why = regressions(t, runs)
+        nreg += bool(why)
+        print("%-12s " % t + "".join("%-*s" % (w, cell(runs[label].get(t))) for label in labels)
+              + ("REGRESSION: " + "; ".join(why) if why else ""))
+    print("%d tests, %d regressions (cells: result and seconds; - not run)" % (len(tests), nreg))
+    return 1 if nreg else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

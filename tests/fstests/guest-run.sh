@@ -1,0 +1,97 @@
+#!/bin/bash
+# Stage 2 of the fstests guest: runs chrooted in the overlay root (the host's
+# Debian) that tests/fstests/guest-init.sh set up.
+#
+#   guest-run.sh RUN_CONF
+#
+# RUN_CONF (written by run-fstests.sh) sets FSTESTS_DIR, BLOCK_SIZE, HOST_EPOCH,
+# CHECK_ARGS (the tests or -g GROUP) and the disk serials TEST_SERIAL,
+# SCRATCH_SERIAL, LOGWRITES_SERIAL. Makes what udev and a normal boot would
+# (/dev/fd, /dev/std*, devpts, /dev/shm, /dev/mapper symlinks), the fstests
+# users, local.config, then runs `./check -R xunit` with RESULT_BASE in the
+# run directory (/lbs-results, the host's build/fstests/KERNEL-BS).
+# Writes /lbs-results/check.rc. Console markers: LBS-FSTESTS: <step>.
+set -u
+conf=$1
+# shellcheck disable=SC1090
+. "$conf"
+say() { echo "LBS-FSTESTS: $*"; }
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root LANG=C.UTF-8
+results=$(dirname "$conf")
+
+# --- what udev and systemd would have made -----------------------------------
+ln -sf /proc/self/fd /dev/fd
+ln -sf /proc/self/fd/0 /dev/stdin
+ln -sf /proc/self/fd/1 /dev/stdout
+ln -sf /proc/self/fd/2 /dev/stderr
+ln -sf /proc/kcore /dev/core 2>/dev/null
+mkdir -p /dev/pts /dev/shm /dev/mapper
+mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /dev/pts
+ln -sf pts/ptmx /dev/ptmx
+mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+# no udevd: libdevmapper makes /dev/mapper nodes itself; the wrapper turns
+# them into udev's ../dm-N symlinks, which tests that look a target up in
+# sysfs by name expect
+export DM_DISABLE_UDEV=1
+cat >/usr/local/sbin/dmsetup <<'EOF'
+#!/bin/sh
+/usr/sbin/dmsetup "$@"
+rc=$?
+for n in /sys/block/dm-*/dm/name; do
+	[ -r "$n" ] || continue
+	name=$(cat "$n") dm=${n#/sys/block/}
+	dm=${dm%%/*}
+	[ -L "/dev/mapper/$name" ] || { rm -f "/dev/mapper/$name"; ln -s "../$dm" "/dev/mapper/$name"; }
+done
+exit $rc
+EOF
+chmod 755 /usr/local/sbin/dmsetup
+hostname lbs-fstests
+# no RTC in the test kernels: take the host's time of the boot
+[ -z "${HOST_EPOCH:-}" ] || date -s "@$HOST_EPOCH" >/dev/null
+
+# --- users fstests wants (in the overlay: the host's /etc is untouched) ------
+for u in fsgqa fsgqa2; do
+	id "$u" >/dev/null 2>&1 || useradd -m "$u"
+done
+id 123456-fsgqa >/dev/null 2>&1 || useradd --badname -m 123456-fsgqa
+groupadd -f fsgqa
+
+# --- disks by serial -----------------------------------------------------------
+by_serial() {
+	local s
+	for s in /sys/block/vd*/serial; do
+		[ "$(cat "$s")" = "$1" ] && { echo "/dev/$(basename "$(dirname "$s")")"; return 0; }
+	done
+	say "fail no disk with serial $1"
+	return 1
+}
+test_dev=$(by_serial "$TEST_SERIAL") || exit 1
+scratch_dev=$(by_serial "$SCRATCH_SERIAL") || exit 1
+logwrites_dev=$(by_serial "$LOGWRITES_SERIAL") || exit 1
+mkdir -p /mnt/test /mnt/scratch
+
+cd "$FSTESTS_DIR" || exit 1
+cat >local.config <<EOF
+export FSTYP=xfs
+export TEST_DEV=$test_dev
+export TEST_DIR=/mnt/test
+export SCRATCH_DEV=$scratch_dev
+export SCRATCH_MNT=/mnt/scratch
+export LOGWRITES_DEV=$logwrites_dev
+export MKFS_OPTIONS="-b size=$BLOCK_SIZE"
+export RESULT_BASE=$results
+export KEEP_DMESG=yes
+EOF
+say "clock $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)," \
+	"test $test_dev scratch $scratch_dev logwrites $logwrites_dev, bs $BLOCK_SIZE"
+say "check start uptime $(cut -d' ' -f1 /proc/uptime)"
+# check's stdout also goes to check.out, free of kernel console messages
+# shellcheck disable=SC2086
+./check -R xunit $CHECK_ARGS 2>&1 | tee "$results/check.out"
+rc=${PIPESTATUS[0]}
+echo "$rc" >"$results/check.rc"
+say "check end rc=$rc"
+sync
+exit "$rc"

@@ -1,0 +1,166 @@
+#!/bin/sh
+# Run real fstests on XFS in a QEMU TCG guest (called by `make fstests`).
+#
+#   run-fstests.sh --kernel patched-6.1|stock-6.1|ref-6.12 --block-size N
+#                  [--tests "generic/091 ..." | --group NAME]
+#
+#   --kernel K      patched-6.1: linux-source-6.1 + the series
+#                     ($LBS_BUILD/kernel-patch, from `make kernel-patch`)
+#                   stock-6.1: pristine linux-source-6.1 (bs 4096 only: it
+#                     refuses larger blocks at mount)
+#                   ref-6.12: pristine linux-source-6.12
+#                   each with its own fragment plus kernel-glue/config/fstests.config
+#   --block-size N  mkfs.xfs -b size=N (4096 8192 16384 32768 65536)
+#   --tests L       these tests (default: the LBS group)
+#   --group NAME    `lbs` (tests/fstests/lbs.group) or any fstests group
+#                   (quick, auto, clone, ...)
+#
+# Steps: fstests build (tests/fstests/build-fstests.sh), kernel build
+# (tests/qemu/build-kernel.sh, skipped by stamp) into
+# $LBS_BUILD/fstests/kernel/K, three sparse 4 GiB disks (TEST_DEV made by
+# mkfs.xfs -b size=N on the host, SCRATCH_DEV, LOGWRITES_DEV), an
+# initramfs whose stage 1 is tests/fstests/guest-init.sh, one QEMU boot
+# (tests/qemu/boot.sh; 2 vCPUs, 4 GiB, the host's / over 9p). fstests
+# writes check.log, result.xml, check.out (its stdout) and each test's
+# .out.bad, .full and .dmesg into $LBS_BUILD/fstests/K-N/ (emptied first;
+# summary.tsv there keeps every test's latest result across runs).
+# Then tests/fstests/summarize.py prints the table and judges the run against
+# tests/fstests/expunges/K-N.txt.
+#
+# Exit: 0 no unexpected failure, 1 unexpected failure or the run broke,
+# 2 bad arguments. Environment: LBS_BUILD, LBS_JOBS, LBS_FSTESTS_TIMEOUT
+# (seconds for the whole boot; default 600 + 1200 per test, or 12 h for a
+# group), LBS_QEMU_VERBOSE=1 (console to stderr as it runs).
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BUILD=${LBS_BUILD:-build}
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+export LBS_BUILD="$BUILD"
+
+usage() { echo "run-fstests.sh: error: $*" >&2; echo "see: $0 --help" >&2; exit 2; }
+die() { echo "run-fstests.sh: error: $*" >&2; exit 1; }
+say() { echo "run-fstests.sh: $*" >&2; }
+
+kernel="" bs="" tests="" group=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) [ $# -ge 2 ] || usage "--kernel needs a value"; kernel=$2; shift 2 ;;
+	--block-size) [ $# -ge 2 ] || usage "--block-size needs a value"; bs=$2; shift 2 ;;
+	--tests) [ $# -ge 2 ] || usage "--tests needs a value"; tests=$2; shift 2 ;;
+	--group) [ $# -ge 2 ] || usage "--group needs a value"; group=$2; shift 2 ;;
+	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '/^[^#]/d; s/^# \{0,1\}//'; exit 0 ;;
+	*) usage "unknown argument '$1'" ;;
+	esac
+done
+case $kernel in
+patched-6.1) version=6.1 frag=$ROOT/kernel-glue/config/lbs-6.1.config series=$BUILD/kernel-patch
+	[ -d "$series" ] || usage "no series in $series: run 'make kernel-patch' first" ;;
+stock-6.1) version=6.1 frag=$ROOT/kernel-glue/config/lbs-6.1.config series=$BUILD/qemu/empty-series ;;
+ref-6.12) version=6.12 frag=$ROOT/kernel-glue/config/ref-6.12.config series=$BUILD/qemu/empty-series ;;
+'') usage "KERNEL is not set (patched-6.1, stock-6.1 or ref-6.12)" ;;
+*) usage "unknown KERNEL '$kernel' (patched-6.1, stock-6.1 or ref-6.12)" ;;
+esac
+case $bs in
+4096 | 8192 | 16384 | 32768 | 65536) ;;
+'') usage "BLOCK_SIZE is not set (4096 8192 16384 32768 65536)" ;;
+*) usage "bad BLOCK_SIZE '$bs' (4096 8192 16384 32768 65536)" ;;
+esac
+[ "$kernel" != stock-6.1 ] || [ "$bs" = 4096 ] ||
+	usage "stock-6.1 refuses XFS blocks larger than 4096 at mount: BLOCK_SIZE=4096 only"
+[ -z "$tests" ] || [ -z "$group" ] || usage "give TESTS or GROUP, not both"
+[ -n "$tests" ] || [ -n "$group" ] || group=lbs
+for t in $tests; do
+	case $t in */[0-9]*) ;; *) usage "bad test name '$t' (e.g. generic/091)" ;; esac
+done
+if [ "$group" = lbs ]; then
+	tests=$(sed 's/#.*//' "$HERE/lbs.group" | xargs)
+	[ -n "$tests" ] || die "no tests in $HERE/lbs.group"
+	group=""
+fi
+case $group in *[!a-z0-9_-]*) usage "bad group name '$group'" ;; esac
+if [ -n "$group" ]; then
+	check_args="-g $group" ntests=""
+else
+	check_args=$(echo "$tests" | xargs) ntests=$(echo "$tests" | wc -w)
+fi
+label=$kernel-$bs
+run=$BUILD/fstests/$label
+expunge=$ROOT/tests/fstests/expunges/$label.txt
+
+# ---- fstests, kernel ----------------------------------------------------------
+t_all=$(date +%s)
+fstests=$("$HERE/build-fstests.sh")
+mkdir -p "$BUILD/qemu/empty-series"
+t0=$(date +%s)
+tree=$("$ROOT/scripts/linux-tree.sh" --version "$version" worktree "$kernel" "$series")
+image=$("$ROOT/tests/qemu/build-kernel.sh" "$tree" "$BUILD/fstests/kernel/$kernel" \
+	"$frag" "$ROOT/kernel-glue/config/fstests.config")
+build_s=$(($(date +%s) - t0))
+say "kernel: ${build_s}s ($image)"
+
+# ---- run directory, disks, initramfs ----------------------------------------------
+mkdir -p "$run"
+find "$run" -mindepth 1 -maxdepth 1 ! -name summary.tsv -exec rm -rf {} +
+disks=$BUILD/fstests/disks-$label
+rm -rf "$disks"
+mkdir -p "$disks"
+drives=""
+for d in test scratch logwrites; do
+	truncate -s 4G "$disks/$d.img"
+	drives="$drives -drive file=$disks/$d.img,if=none,format=raw,cache=unsafe,id=$d"
+	drives="$drives -device virtio-blk-pci,drive=$d,serial=lbs-$d"
+done
+mkfs.xfs -q -f -b size="$bs" "$disks/test.img" || die "mkfs.xfs -b size=$bs on TEST_DEV failed"
+cat >"$run/run.conf" <<EOF
+LBS_STAGE2=$HERE/guest-run.sh
+FSTESTS_DIR=$fstests
+BLOCK_SIZE=$bs
+HOST_EPOCH=$(date +%s)
+CHECK_ARGS="$check_args"
+TEST_SERIAL=lbs-test
+SCRATCH_SERIAL=lbs-scratch
+LOGWRITES_SERIAL=lbs-logwrites
+EOF
+initrd=$("$ROOT/tests/qemu/mkinitramfs.sh" "$BUILD/fstests/initramfs.cpio.gz" "$HERE/guest-init.sh:/test.sh")
+
+# ---- boot ---------------------------------------------------------------------------
+# the host's TSC rate: without it the TCG guest may fall back to jiffies and lose time
+khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
+export LBS_KERNEL_APPEND="${khz:+tsc_early_khz=$khz} tsc=reliable ${LBS_KERNEL_APPEND:-}"
+export LBS_QEMU_MEM="${LBS_QEMU_MEM:-4G}" LBS_QEMU_SMP="${LBS_QEMU_SMP:-2}"
+if [ -n "$ntests" ]; then
+	export LBS_QEMU_TIMEOUT="${LBS_FSTESTS_TIMEOUT:-$((600 + 1200 * ntests))}"
+else
+	export LBS_QEMU_TIMEOUT="${LBS_FSTESTS_TIMEOUT:-43200}"
+fi
+say "booting $label (timeout ${LBS_QEMU_TIMEOUT}s): check $check_args"
+t0=$(date +%s)
+boot_rc=0
+# shellcheck disable=SC2086
+"$ROOT/tests/qemu/boot.sh" "$image" "$initrd" "$run/console.log" \
+	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
+	-virtfs "local,path=$run,mount_tag=results,security_model=none,multidevs=remap" \
+	$drives || boot_rc=$?
+boot_s=$(($(date +%s) - t0))
+rm -rf "$disks"
+
+# ---- results --------------------------------------------------------------------------
+first=$(tr -d '\r' <"$run/console.log" | sed -n 's/^LBS-FSTESTS: check start uptime \([0-9.]*\)$/\1/p' | head -n 1)
+[ -z "$first" ] || say "boot to check start: ${first}s (guest uptime)"
+say "times: kernel ${build_s}s, guest ${boot_s}s (qemu rc $boot_rc), total $(($(date +%s) - t_all))s"
+rc=0
+python3 "$HERE/summarize.py" --run "$run" --expunge "$expunge" --label "$label" \
+	${ntests:+--tests "$tests"} || rc=$?
+if [ ! -f "$run/check.rc" ]; then
+	say "FAIL: check did not finish (qemu rc $boot_rc; console: $run/console.log)"
+	grep -E 'LBS-FSTESTS|WARNING|BUG|Oops|panic' "$run/console.log" | tail -n 5 >&2 || true
+	exit 1
+fi
+python3 "$ROOT/tests/qemu/ktap-check.py" "$run/console.log" --no-ktap >"$run/kernel-check.txt" 2>&1 || {
+	say "kernel warnings/oops on the console: $run/kernel-check.txt"
+	head -n 5 "$run/kernel-check.txt" >&2
+	rc=1
+}
+exit "$rc"
