@@ -2,6 +2,12 @@
 /* The list of fi->fh handles (handle.h). */
 #include "lbsfs.h"
 
+void handle_init(struct lbsfs *fs)
+{
+	pthread_mutex_init(&fs->handle_lock, NULL);
+	fs->handles.next = fs->handles.prev = &fs->handles;
+}
+
 void handle_track(struct lbsfs *fs, struct handle *h,
 		  void (*free)(struct handle *h))
 {
@@ -41,5 +47,6 @@ unsigned long handle_release_all(struct lbsfs *fs)
 		n++;
 	}
 	pthread_mutex_unlock(&fs->handle_lock);
+	pthread_mutex_destroy(&fs->handle_lock);
 	return n;
 }

@@ -27,12 +27,15 @@ static inline struct handle *handle_of(uint64_t fh)
 	return (struct handle *)(uintptr_t)fh;
 }
 
+/* an empty list and its lock */
+void handle_init(struct lbsfs *fs);
 /* put @h on the list; @free is what RELEASE or the unmount calls */
 void handle_track(struct lbsfs *fs, struct handle *h,
 		  void (*free)(struct handle *h));
 /* RELEASE/RELEASEDIR: take @h off the list and free it */
 void handle_release(struct lbsfs *fs, struct handle *h);
-/* the loop has ended: free what the kernel never released; how many */
+/* the loop has ended: free what the kernel never released (how many),
+ * and the lock */
 unsigned long handle_release_all(struct lbsfs *fs);
 
 #endif

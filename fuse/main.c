@@ -283,8 +283,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	pthread_mutex_init(&fs.ns_lock, NULL);
-	pthread_mutex_init(&fs.handle_lock, NULL);
-	fs.handles.next = fs.handles.prev = &fs.handles;
+	handle_init(&fs);
 	tree_init(&fs);
 	ctl_init(&fs);
 	rc = run(&o, &fs);
@@ -295,7 +294,6 @@ int main(int argc, char **argv)
 	tree_destroy(&fs);
 	lbs_sim_destroy(fs.ref);
 	pthread_mutex_destroy(&fs.ns_lock);
-	pthread_mutex_destroy(&fs.handle_lock);
 	free(o.fuse_opts);
 	return rc;
 }
