@@ -105,6 +105,13 @@ bool lbs_zero_around(uint32_t blkbits, uint32_t pshift, uint64_t pos,
 bool lbs_post_eof_range(uint32_t blkbits, uint32_t pshift, uint64_t eof,
 			uint64_t *pos, uint64_t *len);
 
+bool lbs_need_copy_around(uint32_t blkbits, uint32_t pshift, bool cow);
+bool lbs_fill_from_source(enum lbs_map_type src, bool src_new, uint64_t pos,
+			  uint64_t isize);
+bool lbs_unshare_range(uint32_t blkbits, uint32_t pshift, uint64_t pos,
+		       uint64_t len, uint64_t isize, uint64_t *start,
+		       uint64_t *end);
+
 void lbs_dio_zero_pads(uint32_t blkbits, uint64_t pos, uint64_t len,
 		       uint64_t isize, bool need_zeroout,
 		       struct lbs_dio_pads *pads);

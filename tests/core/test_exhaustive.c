@@ -7,7 +7,7 @@
  * close to 2^63.
  *
  * Usage: test_exhaustive GROUP, one of pageblock, read_range, zero_around,
- * dio, writeback, xfs; meson runs the groups in parallel.
+ * copy_around, dio, writeback, xfs; meson runs the groups in parallel.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -407,6 +407,80 @@ static void t_post_eof_range(void **state)
 {
 	(void)state;
 	SWEEP("post_eof_range", ps_shifts, post_eof_range_at);
+}
+
+/* ==================================================================== */
+/* copy_around */
+
+static void t_need_copy_around(void **state)
+{
+	struct cmp c = { "need_copy_around", 0, 0, 0 };
+	uint32_t b, p, w;
+
+	(void)state;
+	for (b = 9; b <= 20; b++)
+		for (p = 12; p <= 21; p++)
+			for (w = 0; w < 2; w++)
+				CMP(&c, b, p, w);
+	cmp_report(&c);
+}
+
+static void t_fill_from_source(void **state)
+{
+	struct cmp c = { "fill_from_source", 0, 0, 0 };
+	struct pts pv = { 0 };
+	uint32_t t, n;
+	size_t i, j, k;
+
+	(void)state;
+	for (k = 0; k < NELEM(bases); k++)
+		pts_edges(&pv, bases[k], 4096, 3);
+	pts_add(&pv, LOFF_END);
+	pts_done(&pv);
+	for (t = 0; t < 4; t++)
+		for (n = 0; n < 2; n++)
+			for (i = 0; i < pv.n; i++)
+				for (j = 0; j < pv.n; j++)
+					CMP(&c, t, n, pv.v[i], pv.v[j]);
+	pts_free(&pv);
+	cmp_report(&c);
+}
+
+static void unshare_range_at(struct cmp *c, uint32_t b, uint32_t p)
+{
+	/* page edges over three blocks (three pages when bs <= ps) */
+	uint64_t unit = sz(p);
+	uint32_t n = 3 * (uint32_t)umax(sz(b) / unit, 1);
+	size_t ki, i, j, k;
+
+	for (ki = 0; ki < NELEM(bases); ki++) {
+		struct pts pos = { 0 }, end = { 0 }, isz = { 0 };
+
+		pts_edges(&pos, bases[ki], unit, n);
+		pts_edges(&end, bases[ki], unit, n + 2);
+		pts_edges(&isz, bases[ki], unit, n + 2);
+		pts_add(&isz, LOFF_END);
+		pts_done(&pos);
+		pts_done(&end);
+		pts_done(&isz);
+		for (i = 0; i < pos.n; i++)
+			for (j = 0; j < end.n; j++) {
+				if (end.v[j] < pos.v[i])
+					continue;
+				for (k = 0; k < isz.n; k++)
+					CMP(c, b, p, pos.v[i],
+					    end.v[j] - pos.v[i], isz.v[k]);
+			}
+		pts_free(&pos);
+		pts_free(&end);
+		pts_free(&isz);
+	}
+}
+
+static void t_unshare_range(void **state)
+{
+	(void)state;
+	SWEEP("unshare_range", ps_shifts, unshare_range_at);
 }
 
 /* ==================================================================== */
@@ -870,6 +944,11 @@ static const struct CMUnitTest g_zero_around[] = {
 	cmocka_unit_test(t_zero_around),
 	cmocka_unit_test(t_post_eof_range),
 };
+static const struct CMUnitTest g_copy_around[] = {
+	cmocka_unit_test(t_need_copy_around),
+	cmocka_unit_test(t_fill_from_source),
+	cmocka_unit_test(t_unshare_range),
+};
 static const struct CMUnitTest g_dio[] = {
 	cmocka_unit_test(t_dio_zero_pads),
 	cmocka_unit_test(t_dio_zero_segs),
@@ -902,7 +981,7 @@ int main(int argc, char **argv)
 		size_t n;
 	} groups[] = {
 		GROUP(pageblock), GROUP(read_range), GROUP(zero_around),
-		GROUP(dio), GROUP(writeback), GROUP(xfs),
+		GROUP(copy_around), GROUP(dio), GROUP(writeback), GROUP(xfs),
 	};
 	int rc = 0, found = 0;
 	size_t i;
@@ -916,7 +995,7 @@ int main(int argc, char **argv)
 	}
 	if (!found) {
 		fprintf(stderr, "usage: %s [pageblock|read_range|zero_around|"
-			"dio|writeback|xfs]\n", argv[0]);
+			"copy_around|dio|writeback|xfs]\n", argv[0]);
 		return 2;
 	}
 	return rc ? 1 : 0;

@@ -476,6 +476,66 @@ static void gen_zero_around(void)
 	}
 }
 
+static void gen_copy_around(void)
+{
+	static const uint32_t geo[][2] = {
+		{ 13, 12 }, { 16, 12 }, { 16, 14 }, { 12, 12 }, { 9, 12 },
+		{ 16, 16 },
+	};
+	uint32_t g, t, n, a, l, q;
+
+	blank();
+	comment("need_copy_around: blkbits pshift cow");
+	for (g = 0; g < NELEM(geo); g++)
+		for (n = 0; n < 2; n++)
+			V("need_copy_around", geo[g][0], geo[g][1], n);
+
+	blank();
+	comment("fill_from_source: type(0 hole,1 delalloc,2 mapped,3 unwritten)");
+	comment("  is_new pos isize = 1 read the page from the source, 0 zero it");
+	for (t = 0; t < 4; t++)
+		for (n = 0; n < 2; n++) {
+			const uint64_t pv[][2] = {
+				{ 0, 0 }, { 0, 1 }, { 4096, 4096 },
+				{ 4096, 4097 }, { 61440, 65535 },
+				{ 65536, 65536 }, { LONG_MAX_, (uint64_t)1 << 63 },
+			};
+
+			for (a = 0; a < NELEM(pv); a++)
+				V("fill_from_source", t, n, pv[a][0], pv[a][1]);
+		}
+
+	blank();
+	comment("unshare_range: blkbits pshift pos len isize = ret start end:");
+	comment("  whole blocks when bs > ps, cut at EOF");
+	for (g = 0; g < NELEM(geo); g++) {
+		uint64_t bs = sz(geo[g][0]), ps = sz(geo[g][1]);
+		const uint64_t posv[] = { 0, 1, ps - 1, ps, bs - 1, bs, bs + ps + 1 };
+		const uint64_t lenv[] = { 0, 1, ps, bs - 1, bs, 2 * bs + 1 };
+		const uint64_t iszv[] = { 0, 1, ps + 1, bs - 1, bs, bs + 1,
+					  2 * bs - ps, 4 * bs, 4 * bs + 17 };
+
+		for (a = 0; a < NELEM(posv); a++)
+			for (l = 0; l < NELEM(lenv); l++)
+				for (q = 0; q < NELEM(iszv); q++)
+					V("unshare_range", geo[g][0], geo[g][1],
+					  posv[a], lenv[l], iszv[q]);
+		V("unshare_range", geo[g][0], geo[g][1],
+		  ((uint64_t)1 << 40) + ps + 1, ps, ((uint64_t)1 << 41));
+		V("unshare_range", geo[g][0], geo[g][1],
+		  LOFF_END - bs - 1, bs, LOFF_END - 1);
+		V("unshare_range", geo[g][0], geo[g][1], 1, LOFF_END - 1,
+		  LOFF_END);
+	}
+
+	blank();
+	comment("regression (6.1 xfs_reflink_unshare): a sub-block range is passed");
+	comment("  to iomap_file_unshare() unrounded, so the COW block is remapped");
+	comment("  over a block whose other pages were never copied");
+	R("unshare_range", 16, 12, 4096 + 100, 100, 1 << 20);
+	R("unshare_range", 16, 12, 65536 - 1, 2, 65536 + 4096);
+}
+
 static void gen_dio(void)
 {
 	static const uint32_t bv[] = { 9, 12, 14, 16 };
@@ -882,6 +942,7 @@ int main(int argc, char **argv)
 	gen_zero_uptodate();
 	gen_need_zero_around();
 	gen_zero_around();
+	gen_copy_around();
 	gen_dio();
 	gen_writeback();
 	gen_xfs();

@@ -13,6 +13,20 @@
 	abort();							\
 } while (0)
 
+#define O_INT64_MAX	((uint64_t)INT64_MAX)
+/* file offsets are loff_t: at most 2^63 bytes */
+#define O_LOFF_END	((uint64_t)1 + O_INT64_MAX)
+
+static inline bool o_blkbits_ok(uint64_t b)
+{
+	return b >= 9 && b <= 20;
+}
+
+static inline bool o_pshift_ok(uint64_t s)
+{
+	return s >= 12 && s <= 21;
+}
+
 int o_pageblock_bits(const uint64_t *in, uint64_t *out);
 int o_pageblock_size(const uint64_t *in, uint64_t *out);
 int o_units_per_folio(const uint64_t *in, uint64_t *out);
@@ -32,6 +46,9 @@ int o_wb_round_index(const uint64_t *in, uint64_t *out);
 int o_wb_may_stop(const uint64_t *in, uint64_t *out);
 int o_falloc_aligned(const uint64_t *in, uint64_t *out);
 int o_post_eof_range(const uint64_t *in, uint64_t *out);
+int o_need_copy_around(const uint64_t *in, uint64_t *out);
+int o_fill_from_source(const uint64_t *in, uint64_t *out);
+int o_unshare_range(const uint64_t *in, uint64_t *out);
 
 int o_ag_block_count(const uint64_t *in, uint64_t *out);
 int o_ag_log_blocks(const uint64_t *in, uint64_t *out);

@@ -14,20 +14,6 @@
 #include "oracle_int.h"
 #include "oracle_walk.h"
 
-#define O_INT64_MAX	((uint64_t)INT64_MAX)
-/* file offsets are loff_t: at most 2^63 bytes */
-#define O_LOFF_END	((uint64_t)1 + O_INT64_MAX)
-
-static bool o_blkbits_ok(uint64_t b)
-{
-	return b >= 9 && b <= 20;
-}
-
-static bool o_pshift_ok(uint64_t s)
-{
-	return s >= 12 && s <= 21;
-}
-
 static uint64_t o_min(uint64_t a, uint64_t b)
 {
 	return a < b ? a : b;

@@ -20,7 +20,8 @@ static const struct {
 	{ "zero_may_mark_uptodate", 4 }, { "need_zero_around", 4 },
 	{ "zero_around", 5 },		{ "dio_zero_pads", 5 },
 	{ "dio_zero_nr_segs", 2 },	{ "dio_zero_seg_len", 3 },
-	{ "post_eof_range", 3 },
+	{ "post_eof_range", 3 },	{ "need_copy_around", 3 },
+	{ "fill_from_source", 4 },	{ "unshare_range", 5 },
 	{ "round_range", 4 },		{ "flush_unmap_range", 4 },
 	{ "wb_round", 6 },		{ "wb_round_index", 3 },
 	{ "wb_may_stop", 3 },		{ "falloc_aligned", 3 },
@@ -101,6 +102,22 @@ static int lbs_vec_iomap(const char *fn, const uint64_t *in, uint64_t *out)
 	if (!strcmp(fn, "post_eof_range")) {
 		out[0] = lbs_vec_bool(lbs_post_eof_range(a, b, in[2], &out[1],
 							 &out[2]));
+		return 3;
+	}
+	if (!strcmp(fn, "need_copy_around")) {
+		out[0] = lbs_vec_bool(lbs_need_copy_around(a, b, in[2] != 0));
+		return 1;
+	}
+	if (!strcmp(fn, "fill_from_source")) {
+		out[0] = lbs_vec_bool(lbs_fill_from_source((enum lbs_map_type)a,
+							   in[1] != 0, in[2],
+							   in[3]));
+		return 1;
+	}
+	if (!strcmp(fn, "unshare_range")) {
+		out[0] = lbs_vec_bool(lbs_unshare_range(a, b, in[2], in[3],
+							in[4], &out[1],
+							&out[2]));
 		return 3;
 	}
 	if (!strcmp(fn, "dio_zero_pads")) {
