@@ -35,245 +35,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#define PG 4096L
-static const char STALE[8] = "STALEDA\n";
 
-static const char *mnt, *dev;
-static long bs;
-static char reason[512];
-static int failed;
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (failed++)
-		return; /* keep the first reason */
-	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
-	va_end(ap);
-}
-
-#define CHK(cond, ...) do { if (!(cond)) { fail(__VA_ARGS__); return -1; } } while (0)
-#define SYS(expr) do { if ((expr) < 0) { fail("%s:%d: %s: %s", __func__, __LINE__, #expr, strerror(errno)); return -1; } } while (0)
-
-static char path_buf[4096];
-static const char *fpath(const char *name)
-{
-	snprintf(path_buf, sizeof(path_buf), "%s/%s", mnt, name);
-	return path_buf;
-}
-
-/* ---- model ---------------------------------------------------------------*/
-struct model {
-	unsigned char *d;
-	long size;	/* file size */
-	long cap;
-};
-
-static void m_init(struct model *m, long cap)
-{
-	m->d = calloc(1, cap);
-	m->size = 0;
-	m->cap = cap;
-	if (!m->d) { perror("calloc"); exit(2); }
-}
-
-static unsigned char pat(long off, int seed)
-{
-	return (unsigned char)((off * 7 + seed * 13) % 251 + 1); /* never 0 */
-}
-
-static void fillpat(unsigned char *b, long off, long len, int seed)
-{
-	for (long i = 0; i < len; i++)
-		b[i] = pat(off + i, seed);
-}
-
-static void m_write(struct model *m, long off, const unsigned char *b, long len)
-{
-	memcpy(m->d + off, b, len);
-	if (off + len > m->size)
-		m->size = off + len;
-}
-
-static void m_trunc(struct model *m, long size)
-{
-	if (size < m->size)
-		memset(m->d + size, 0, m->cap - size);
-	m->size = size;
-}
-
-static void m_zero(struct model *m, long off, long len)
-{
-	memset(m->d + off, 0, len);
-}
-
-static int is_stale(const unsigned char *b, long off, long len)
-{
-	/* 8 or more bytes of the stale pattern in place? */
-	long n = 0;
-
-	for (long i = 0; i < len && n < 8; i++)
-		n = (b[i] == (unsigned char)STALE[(off + i) % 8]) ? n + 1 : 0;
-	return n >= 8;
-}
-
-/* Compare got[0..len) (file offset off) with the model. */
-static int cmp_model(const struct model *m, const unsigned char *got, long off, long len,
-		     const char *ctx)
-{
-	for (long i = 0; i < len; i++) {
-		unsigned char want = off + i < m->size ? m->d[off + i] : 0;
-
-		if (got[i] != want) {
-			long j = i;
-
-			while (j < len && got[j] != (off + j < m->size ? m->d[off + j] : 0))
-				j++;
-			fail("%s: offset %ld (block %ld +%ld): got 0x%02x want 0x%02x, %ld bad bytes%s",
-			     ctx, off + i, (off + i) / bs, (off + i) % bs, got[i], want, j - i,
-			     is_stale(got + i, off + i, j - i) ? ", STALE DATA pattern" :
-			     (want == 0 ? ", expected zeros" : ""));
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static int drop_caches(void)
-{
-	int fd;
-
-	sync();
-	if (getenv("LBS_FADVISE_ONLY")) { /* host smoke tests: do not drop the host's caches */
-		DIR *d = opendir(mnt);
-		struct dirent *e;
-
-		while (d && (e = readdir(d))) {
-			fd = open(fpath(e->d_name), O_RDONLY);
-			if (fd >= 0) {
-				posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-				close(fd);
-			}
-		}
-		if (d)
-			closedir(d);
-		return 0;
-	}
-	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-	SYS(fd);
-	SYS(write(fd, "3\n", 2));
-	close(fd);
-	return 0;
-}
-
-static void *abuf(long len)
-{
-	void *p;
-
-	if (posix_memalign(&p, 65536, len ? len : 1)) {
-		perror("posix_memalign");
-		exit(2);
-	}
-	memset(p, 0, len);
-	return p;
-}
-
-static int pwrite_all(int fd, const void *b, long len, long off)
-{
-	ssize_t n = pwrite(fd, b, len, off);
-
-	if (n != len) {
-		fail("pwrite(%ld, %ld) = %zd: %s", off, len, n, n < 0 ? strerror(errno) : "short");
-		return -1;
-	}
-	return 0;
-}
-
-/* Read the whole file buffered (and check st_size) and compare. */
-static int verify_buffered(const char *name, const struct model *m, const char *ctx)
-{
-	struct stat st;
-	unsigned char *b;
-	ssize_t n;
-	int fd, r;
-	char c[160];
-
-	fd = open(fpath(name), O_RDONLY);
-	SYS(fd);
-	SYS(fstat(fd, &st));
-	if (st.st_size != m->size) {
-		close(fd);
-		fail("%s: st_size %ld, want %ld", ctx, (long)st.st_size, m->size);
-		return -1;
-	}
-	b = abuf(m->size + bs);
-	n = pread(fd, b, m->size + bs, 0);
-	close(fd);
-	if (n != m->size) {
-		free(b);
-		fail("%s: buffered read returned %zd, want %ld", ctx, n, m->size);
-		return -1;
-	}
-	snprintf(c, sizeof(c), "%s (buffered read)", ctx);
-	r = cmp_model(m, b, 0, m->size, c);
-	free(b);
-	return r;
-}
-
-/* O_DIRECT read of whole blocks covering the file. */
-static int verify_dio(const char *name, const struct model *m, const char *ctx)
-{
-	long len = (m->size + bs - 1) / bs * bs;
-	unsigned char *b = abuf(len + bs);
-	ssize_t n;
-	int fd, r;
-	char c[160];
-
-	fd = open(fpath(name), O_RDONLY | O_DIRECT);
-	SYS(fd);
-	n = pread(fd, b, len, 0);
-	close(fd);
-	if (n != m->size) {
-		free(b);
-		fail("%s: O_DIRECT read returned %zd (%s), want %ld", ctx, n,
-		     n < 0 ? strerror(errno) : "short", m->size);
-		return -1;
-	}
-	snprintf(c, sizeof(c), "%s (O_DIRECT read)", ctx);
-	r = cmp_model(m, b, 0, m->size, c);
-	free(b);
-	return r;
-}
-
-/* Check now (page cache), then after sync + drop_caches. */
-static int verify_both(const char *name, const struct model *m, const char *ctx)
-{
-	char c[160];
-
-	snprintf(c, sizeof(c), "%s, cached", ctx);
-	if (verify_buffered(name, m, c))
-		return -1;
-	if (drop_caches())
-		return -1;
-	snprintf(c, sizeof(c), "%s, after drop_caches", ctx);
-	return verify_buffered(name, m, c);
-}
-
-static int remount(void)
-{
-	sync();
-	SYS(umount(mnt));
-	SYS(mount(dev, mnt, "xfs", 0, NULL));
-	return 0;
-}
-
-static int newfile(const char *name, int flags)
-{
-	unlink(fpath(name));
-	return open(fpath(name), O_RDWR | O_CREAT | O_TRUNC | flags, 0644);
-}
+#include "vlib.h"
 
 /* ---- 1. geometry -----------------------------------------------------------*/
 static int t_geometry(void)
@@ -558,26 +321,6 @@ out:
 }
 
 /* ---- 4. mmap ---------------------------------------------------------------*/
-static int mmap_write(int fd, struct model *m, long off, long len, int seed)
-{
-	long start = off / PG * PG, delta = off - start;
-	unsigned char *p = mmap(NULL, len + delta, PROT_READ | PROT_WRITE, MAP_SHARED, fd, start);
-
-	if (p == MAP_FAILED) {
-		fail("mmap(%ld, %ld): %s", start, len + delta, strerror(errno));
-		return -1;
-	}
-	for (long i = 0; i < len; i++)
-		p[delta + i] = pat(off + i, seed);
-	if (msync(p, len + delta, MS_SYNC)) {
-		fail("msync: %s", strerror(errno));
-		return -1;
-	}
-	munmap(p, len + delta);
-	for (long i = 0; i < len; i++)
-		m->d[off + i] = pat(off + i, seed);
-	return 0;
-}
 
 static int t_mmap_hole(void)
 {
@@ -742,44 +485,6 @@ static int t_pollute_trunc(void) { return pollute_extend(1); }
 static int t_pollute_falloc(void) { return pollute_extend(2); }
 
 /* ---- 6. fsync of a sub-block range -----------------------------------------*/
-/* Read block `blk` of file fd from the raw device via FIEMAP. */
-static int raw_block(int fd, long blk, unsigned char *out)
-{
-	struct {
-		struct fiemap f;
-		struct fiemap_extent e[8];
-	} fm;
-	int dfd;
-	long phys = -1;
-
-	memset(&fm, 0, sizeof(fm));
-	fm.f.fm_start = blk * bs;
-	fm.f.fm_length = bs;
-	fm.f.fm_flags = 0; /* no FIEMAP_FLAG_SYNC: that would flush the whole file */
-	fm.f.fm_extent_count = 8;
-	SYS(ioctl(fd, FS_IOC_FIEMAP, &fm.f));
-	for (unsigned i = 0; i < fm.f.fm_mapped_extents; i++) {
-		struct fiemap_extent *x = &fm.e[i];
-
-		if (x->fe_logical <= (uint64_t)blk * bs && x->fe_logical + x->fe_length > (uint64_t)blk * bs) {
-			if (x->fe_flags & (FIEMAP_EXTENT_UNWRITTEN | FIEMAP_EXTENT_DELALLOC |
-					   FIEMAP_EXTENT_UNKNOWN)) {
-				fail("block %ld: extent flags 0x%x after fsync (not written)", blk, x->fe_flags);
-				return -1;
-			}
-			phys = x->fe_physical + (blk * bs - x->fe_logical);
-		}
-	}
-	CHK(phys >= 0, "block %ld not mapped after fsync (FIEMAP)", blk);
-	SYS(dfd = open(dev, O_RDONLY | O_DIRECT));
-	if (pread(dfd, out, bs, phys) != bs) {
-		fail("raw read of %s at %ld: %s", dev, phys, strerror(errno));
-		close(dfd);
-		return -1;
-	}
-	close(dfd);
-	return 0;
-}
 
 static int t_fsync_range(void)
 {
@@ -1041,10 +746,7 @@ static int t_runt_ag(void)
 }
 
 /* ---------------------------------------------------------------------------*/
-static const struct {
-	const char *name;
-	int (*fn)(void);
-} tests[] = {
+static const struct vtest tests[] = {
 	{ "geometry", t_geometry },
 	{ "stale-buffered", t_stale_buffered },
 	{ "stale-remount", t_stale_remount },
@@ -1065,11 +767,26 @@ static const struct {
 	{ "runt-ag", t_runt_ag },
 };
 
+static const struct vtest *find(const char *name)
+{
+	for (unsigned int i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		if (!strcmp(name, tests[i].name))
+			return &tests[i];
+	for (unsigned int i = 0; i < nr_reflink_tests; i++)
+		if (!strcmp(name, reflink_tests[i].name))
+			return &reflink_tests[i];
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
+	const struct vtest *t;
+
 	if (argc == 2 && !strcmp(argv[1], "--list")) {
-		for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		for (unsigned int i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
 			printf("%s\n", tests[i].name);
+		for (unsigned int i = 0; i < nr_reflink_tests; i++)
+			printf("%s\n", reflink_tests[i].name);
 		return 0;
 	}
 	if (argc != 5) {
@@ -1083,16 +800,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lbs-verify: bad block size %s\n", argv[3]);
 		return 2;
 	}
-	for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (strcmp(argv[1], tests[i].name))
-			continue;
-		if (tests[i].fn() || failed) {
-			printf("fail %s\n", failed ? reason : "(no reason)");
-			return 1;
-		}
-		printf("pass\n");
-		return 0;
+	t = find(argv[1]);
+	if (!t) {
+		fprintf(stderr, "lbs-verify: unknown test '%s' (see --list)\n", argv[1]);
+		return 2;
 	}
-	fprintf(stderr, "lbs-verify: unknown test '%s' (see --list)\n", argv[1]);
-	return 2;
+	if (t->fn() || failed) {
+		printf("fail %s\n", failed ? reason : "(no reason)");
+		return 1;
+	}
+	printf("pass\n");
+	return 0;
 }

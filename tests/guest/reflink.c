@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared extents: sub-block writes, zeroing and unsharing in files that
+ * share blocks (FICLONE, FICLONERANGE, FIDEDUPERANGE), as a user's plain
+ * `cp` on a default mkfs.xfs filesystem makes them.  A write into part of
+ * a shared block is copied on write; the rest of the block must keep the
+ * file's data in the copy and in the original alike.  Every step checks
+ * both files through the page cache, after drop_caches and after a
+ * remount, against their models.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "vlib.h"
+
+#define NBLK 8
+
+/* both files, cached, after drop_caches and after a remount */
+static int check2(const char *a, const struct model *ma, const char *b,
+		  const struct model *mb, const char *step)
+{
+	char ctx[160];
+
+	snprintf(ctx, sizeof(ctx), "%s: %s", step, a);
+	if (verify_both(a, ma, ctx))
+		return -1;
+	snprintf(ctx, sizeof(ctx), "%s: %s", step, b);
+	if (verify_both(b, mb, ctx))
+		return -1;
+	if (remount())
+		return -1;
+	snprintf(ctx, sizeof(ctx), "%s, after remount: %s", step, a);
+	if (verify_buffered(a, ma, ctx))
+		return -1;
+	snprintf(ctx, sizeof(ctx), "%s, after remount: %s", step, b);
+	return verify_buffered(b, mb, ctx);
+}
+
+/*
+ * "orig" with NBLK blocks of data and a partial EOF block, fsynced, and
+ * "copy" sharing all of it; both models hold the data.
+ */
+static int make_pair(struct model *mo, struct model *mc, int seed)
+{
+	long size = NBLK * bs + bs / 2 + 123;
+	unsigned char *b = abuf(size);
+	int fo, fc;
+
+	m_init(mo, (NBLK + 4) * bs);
+	m_init(mc, (NBLK + 4) * bs);
+	fillpat(b, 0, size, seed);
+	SYS(fo = newfile("orig", 0));
+	if (pwrite_all(fo, b, size, 0))
+		return -1;
+	SYS(fsync(fo));
+	SYS(fc = newfile("copy", 0));
+	if (ioctl(fc, FICLONE, fo) < 0) {
+		fail("FICLONE: %s (mkfs.xfs defaults have reflink=1)",
+		     strerror(errno));
+		return -1;
+	}
+	m_write(mo, 0, b, size);
+	m_write(mc, 0, b, size);
+	free(b);
+	close(fo);
+	close(fc);
+	return 0;
+}
+
+static int write_at(const char *name, struct model *m, long off, long len,
+		    int seed, int flags)
+{
+	unsigned char *b = abuf(len);
+	int fd, r;
+
+	fillpat(b, off, len, seed);
+	SYS(fd = open(fpath(name), O_RDWR | flags));
+	r = pwrite_all(fd, b, len, off);
+	close(fd);
+	if (!r)
+		m_write(m, off, b, len);
+	free(b);
+	return r;
+}
+
+/* buffered, mmap and O_DIRECT sub-block writes into shared blocks */
+static int t_reflink_cow(void)
+{
+	struct model mo, mc;
+	int fd;
+
+	if (make_pair(&mo, &mc, 21))
+		return -1;
+	/* start, middle and end of blocks of the copy, then the original */
+	if (write_at("copy", &mc, bs, 17, 22, 0) ||
+	    write_at("copy", &mc, 2 * bs + bs / 2 - 50, 100, 23, 0) ||
+	    write_at("copy", &mc, 4 * bs - 17, 17, 24, 0) ||
+	    write_at("orig", &mo, 5 * bs + 100, 200, 25, 0))
+		return -1;
+	if (check2("orig", &mo, "copy", &mc, "sub-block buffered writes"))
+		return -1;
+	/* a store into one page of a shared block (page 1 of block 6) */
+	SYS(fd = open(fpath("copy"), O_RDWR));
+	if (mmap_write(fd, &mc, 6 * bs + (bs > PG ? PG : 0) + 10, 40, 26))
+		return -1;
+	close(fd);
+	if (check2("orig", &mo, "copy", &mc, "mmap store"))
+		return -1;
+	/* sub-block O_DIRECT: falls back to a buffered write on a COW inode */
+	if (write_at("orig", &mo, 7 * bs + 512, 512, 27, O_DIRECT))
+		return -1;
+	return check2("orig", &mo, "copy", &mc, "sub-block O_DIRECT write");
+}
+
+static int falloc(const char *name, int mode, long off, long len)
+{
+	int fd;
+
+	SYS(fd = open(fpath(name), O_RDWR));
+	if (fallocate(fd, mode, off, len) < 0) {
+		fail("fallocate(0x%x, %ld, %ld): %s", mode, off, len,
+		     strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* punch, zero range, truncate into and extension past shared blocks */
+static int t_reflink_zero(void)
+{
+	struct model mo, mc;
+	long cut = 5 * bs + 1000;
+
+	if (make_pair(&mo, &mc, 31))
+		return -1;
+	if (falloc("copy", FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		   2 * bs - 1000, 2000) ||
+	    falloc("orig", FALLOC_FL_ZERO_RANGE, 4 * bs - 300, 600))
+		return -1;
+	m_zero(&mc, 2 * bs - 1000, 2000);
+	m_zero(&mo, 4 * bs - 300, 600);
+	if (check2("orig", &mo, "copy", &mc, "punch and zero across blocks"))
+		return -1;
+	/* truncate into a shared block, then extend the file past it */
+	SYS(truncate(fpath("copy"), cut));
+	m_trunc(&mc, cut);
+	if (check2("orig", &mo, "copy", &mc, "truncate into a shared block"))
+		return -1;
+	SYS(truncate(fpath("copy"), 7 * bs + 5));
+	mc.size = 7 * bs + 5;
+	/* append past the partial, shared EOF block of the original */
+	if (write_at("orig", &mo, mo.size + 100, 300, 32, 0))
+		return -1;
+	return check2("orig", &mo, "copy", &mc, "extension past shared EOF");
+}
+
+/* is block @blk of @name still shared (FIEMAP_EXTENT_SHARED)? */
+static int block_shared(const char *name, long blk)
+{
+	struct {
+		struct fiemap f;
+		struct fiemap_extent e[8];
+	} fm;
+	int fd, shared = -1;
+
+	memset(&fm, 0, sizeof(fm));
+	fm.f.fm_start = blk * bs;
+	fm.f.fm_length = bs;
+	fm.f.fm_flags = FIEMAP_FLAG_SYNC;
+	fm.f.fm_extent_count = 8;
+	fd = open(fpath(name), O_RDONLY);
+	if (fd < 0 || ioctl(fd, FS_IOC_FIEMAP, &fm.f) < 0) {
+		fail("FIEMAP %s: %s", name, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	for (unsigned int i = 0; i < fm.f.fm_mapped_extents; i++)
+		if (fm.e[i].fe_logical <= (uint64_t)blk * bs &&
+		    fm.e[i].fe_logical + fm.e[i].fe_length > (uint64_t)blk * bs)
+			shared = !!(fm.e[i].fe_flags & FIEMAP_EXTENT_SHARED);
+	if (shared < 0)
+		fail("FIEMAP %s: block %ld not mapped", name, blk);
+	return shared;
+}
+
+/* FICLONERANGE and FIDEDUPERANGE, then sub-block writes and unshare */
+static int t_reflink_range(void)
+{
+	struct model mo, mc;
+	struct file_clone_range cr;
+	struct {
+		struct file_dedupe_range d;
+		struct file_dedupe_range_info i;
+	} dr;
+	int fo, fc, sh;
+
+	if (make_pair(&mo, &mc, 41))
+		return -1;
+	/* clone blocks 1..3 of the original over blocks 4..6 of the copy */
+	SYS(fo = open(fpath("orig"), O_RDWR));
+	SYS(fc = open(fpath("copy"), O_RDWR));
+	cr = (struct file_clone_range){ .src_fd = fo, .src_offset = bs,
+					.src_length = 3 * bs,
+					.dest_offset = 4 * bs };
+	SYS(ioctl(fc, FICLONERANGE, &cr));
+	m_write(&mc, 4 * bs, mo.d + bs, 3 * bs);
+	/* unshare block 0 of the copy by a write, then dedupe it back */
+	close(fc);
+	if (write_at("copy", &mc, 100, 10, 42, 0) ||
+	    write_at("copy", &mc, 100, 10, 41, 0))
+		return -1;
+	SYS(fc = open(fpath("copy"), O_RDWR));
+	SYS(fsync(fc));
+	memset(&dr, 0, sizeof(dr));
+	dr.d.src_offset = 0;
+	dr.d.src_length = bs;
+	dr.d.dest_count = 1;
+	dr.i.dest_fd = fc;
+	dr.i.dest_offset = 0;
+	SYS(ioctl(fo, FIDEDUPERANGE, &dr.d));
+	CHK(dr.i.status == FILE_DEDUPE_RANGE_SAME && dr.i.bytes_deduped == (uint64_t)bs,
+	    "FIDEDUPERANGE of identical blocks: status %d, %llu bytes",
+	    dr.i.status, (unsigned long long)dr.i.bytes_deduped);
+	close(fo);
+	close(fc);
+	if (write_at("copy", &mc, bs / 2 + 3, 20, 43, 0) ||
+	    write_at("copy", &mc, 5 * bs + bs / 2, 33, 44, 0))
+		return -1;
+	if (check2("orig", &mo, "copy", &mc, "FICLONERANGE, FIDEDUPERANGE, writes"))
+		return -1;
+	/* unshare a sub-block range: the whole block is copied */
+	if (falloc("copy", FALLOC_FL_UNSHARE_RANGE, 2 * bs + 100, 200))
+		return -1;
+	if (check2("orig", &mo, "copy", &mc, "sub-block unshare"))
+		return -1;
+	sh = block_shared("copy", 2);
+	CHK(sh == 0, "block 2 of the copy is %s after unsharing part of it",
+	    sh < 0 ? "unmapped" : "still shared");
+	return 0;
+}
+
+const struct vtest reflink_tests[] = {
+	{ "reflink-cow", t_reflink_cow },
+	{ "reflink-zero", t_reflink_zero },
+	{ "reflink-range", t_reflink_range },
+};
+const unsigned int nr_reflink_tests = sizeof(reflink_tests) /
+				      sizeof(reflink_tests[0]);
