@@ -40,7 +40,9 @@ void sim_read_folio(struct lbs_sim *s, struct folio *f)
 		lbs_adjust_read_range(s->blkbits, fshift, fpos, s->isize,
 				      f->ubits, &q, mend - p, &poff, &plen);
 		if (plen) {
-			if (!e || e->state != EXT_WRITTEN || q >= s->isize)
+			if (!lbs_fill_from_source(e ? map_type(e->state) :
+						  LBS_MAP_HOLE, false, q,
+						  s->isize))
 				memset(f->data + poff, 0, plen);
 			else
 				sim_fill_from_disk(s, f, poff, plen);
@@ -58,10 +60,10 @@ void sim_read_folio(struct lbs_sim *s, struct folio *f)
 
 /*
  * __iomap_write_begin() for [pos, pos+len) inside one folio and one
- * mapping.  @need_zero: iomap_block_needs_zeroing() for the mapping.
+ * mapping of type @type (@is_new: just reserved by this write).
  */
 static void write_begin(struct lbs_sim *s, struct folio *f, uint64_t pos,
-			uint64_t len, bool need_zero)
+			uint64_t len, enum lbs_map_type type, bool is_new)
 {
 	uint64_t fpos = fpos_of(s, f), bstart, bend;
 	uint32_t from = (uint32_t)(pos - fpos), to = from + (uint32_t)len;
@@ -79,7 +81,8 @@ static void write_begin(struct lbs_sim *s, struct folio *f, uint64_t pos,
 		if ((from <= poff || from >= poff + plen) &&
 		    (to <= poff || to >= poff + plen))
 			continue;
-		if (need_zero || bstart >= s->isize) {
+		/* iomap_block_needs_zeroing() */
+		if (!lbs_fill_from_source(type, is_new, bstart, s->isize)) {
 			zero_segment(f, poff, from);
 			zero_segment(f, to, poff + plen);
 			if ((s->inject & LBS_SIM_INJ_MARK_PARTIAL_UPTODATE) ||
@@ -309,7 +312,7 @@ static uint64_t write_block(struct lbs_sim *s, uint64_t pos, uint64_t len,
 			    bool *fault)
 {
 	struct extent *e = ext_at(s, pos);
-	bool is_new = false, need_zero, za_ran = false;
+	bool is_new = false, za_ran = false;
 	uint64_t done = 0, bstart = bno_of(s, pos) << s->blkbits;
 	uint64_t istart = pos, iend = pos + len;	/* instantiated */
 	uint32_t need_mask = 0;
@@ -318,7 +321,6 @@ static uint64_t write_block(struct lbs_sim *s, uint64_t pos, uint64_t len,
 		e->state = EXT_DELALLOC;
 		is_new = true;
 	}
-	need_zero = e->state != EXT_WRITTEN || is_new;
 	if (block_uninit(s, e))
 		need_mask = uninit_pages(s, bstart);
 	if (!(s->inject & LBS_SIM_INJ_NO_ZERO_AROUND) &&
@@ -350,7 +352,7 @@ static uint64_t write_block(struct lbs_sim *s, uint64_t pos, uint64_t len,
 		if (*fault_left < n)
 			copied = *fault_left;
 retry:
-		write_begin(s, f, p, n, need_zero);
+		write_begin(s, f, p, n, map_type(e->state), is_new);
 		if (buf)
 			memcpy(f->data + (p - fpos_of(s, f)), buf + done,
 			       copied);
