@@ -4,6 +4,7 @@
 #                       into build/kernel-patch/ (checkpatch- and git-am-checked)
 #   make check          everything: userspace suites (plain and ASan/UBSan),
 #                       then the kernel build and QEMU boot tests
+#   make check-ref      the QEMU suite on upstream 6.12 (CI runs it too)
 #
 # Both install what they need first (scripts/install-deps.sh, idempotent).
 
@@ -11,7 +12,7 @@ BUILD ?= build
 MESON_DIR := $(BUILD)/meson
 MESON_SAN_DIR := $(BUILD)/meson-san
 
-.PHONY: all deps kernel-patch check check-user check-busy check-kernel vectors clean
+.PHONY: all deps kernel-patch check check-ref check-user check-busy check-kernel vectors clean
 
 all: check-user
 
@@ -45,6 +46,11 @@ check-kernel: kernel-patch
 
 check: check-user check-kernel
 	$(STAGE) ktap-selftest $(MAKE) ktap-selftest
+
+# the verification suite on upstream 6.12 (the reference); CI runs it
+# after `make check`
+check-ref: kernel-patch
+	$(STAGE) qemu-verify-ref $(MAKE) qemu-verify-ref BUILD=$(BUILD)
 
 vectors: deps $(MESON_DIR)/build.ninja
 	ninja -C $(MESON_DIR) vectors
