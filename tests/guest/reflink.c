@@ -118,7 +118,17 @@ static int t_reflink_cow(void)
 	/* sub-block O_DIRECT: falls back to a buffered write on a COW inode */
 	if (write_at("orig", &mo, 7 * bs + 512, 512, 27, O_DIRECT))
 		return -1;
-	return check2("orig", &mo, "copy", &mc, "sub-block O_DIRECT write");
+	if (check2("orig", &mo, "copy", &mc, "sub-block O_DIRECT write"))
+		return -1;
+	/*
+	 * The shared, partial EOF block: a write inside EOF, then an append
+	 * inside the block.  Its COW block has a part past the EOF page,
+	 * which is zeroed on disk before the remap.
+	 */
+	if (write_at("copy", &mc, mc.size - 50, 20, 28, 0) ||
+	    write_at("copy", &mc, mc.size + 10, 30, 29, 0))
+		return -1;
+	return check2("orig", &mo, "copy", &mc, "writes into the shared EOF block");
 }
 
 static int falloc(const char *name, int mode, long off, long len)
