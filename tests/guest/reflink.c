@@ -178,32 +178,23 @@ static int t_reflink_zero(void)
 /* is block @blk of @name still shared (FIEMAP_EXTENT_SHARED)? */
 static int block_shared(const char *name, long blk)
 {
-	struct {
-		struct fiemap f;
-		struct fiemap_extent e[8];
-	} fm;
-	int fd, shared = -1;
+	struct fiemap_extent x;
+	int fd, r;
 
-	memset(&fm, 0, sizeof(fm));
-	fm.f.fm_start = blk * bs;
-	fm.f.fm_length = bs;
-	fm.f.fm_flags = FIEMAP_FLAG_SYNC;
-	fm.f.fm_extent_count = 8;
 	fd = open(fpath(name), O_RDONLY);
-	if (fd < 0 || ioctl(fd, FS_IOC_FIEMAP, &fm.f) < 0) {
+	r = fd < 0 ? -1 : fiemap_block(fd, blk, FIEMAP_FLAG_SYNC, &x);
+	if (r < 0) {
 		fail("FIEMAP %s: %s", name, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
 	close(fd);
-	for (unsigned int i = 0; i < fm.f.fm_mapped_extents; i++)
-		if (fm.e[i].fe_logical <= (uint64_t)blk * bs &&
-		    fm.e[i].fe_logical + fm.e[i].fe_length > (uint64_t)blk * bs)
-			shared = !!(fm.e[i].fe_flags & FIEMAP_EXTENT_SHARED);
-	if (shared < 0)
+	if (!r) {
 		fail("FIEMAP %s: block %ld not mapped", name, blk);
-	return shared;
+		return -1;
+	}
+	return !!(x.fe_flags & FIEMAP_EXTENT_SHARED);
 }
 
 /* FICLONERANGE and FIDEDUPERANGE, then sub-block writes and unshare */

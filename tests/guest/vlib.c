@@ -276,34 +276,53 @@ int mmap_write(int fd, struct model *m, long off, long len, int seed)
 }
 
 /* Read block `blk` of file fd from the raw device via FIEMAP. */
-int raw_block(int fd, long blk, unsigned char *out)
+/*
+ * The FIEMAP extent of @fd that holds block @blk, asked with @flags.
+ * Returns 1 and fills @out, 0 if the block is not mapped, -1 on error.
+ */
+int fiemap_block(int fd, long blk, unsigned int flags,
+		 struct fiemap_extent *out)
 {
 	struct {
 		struct fiemap f;
 		struct fiemap_extent e[8];
 	} fm;
-	int dfd;
-	long phys = -1;
+	int found = 0;
 
 	memset(&fm, 0, sizeof(fm));
 	fm.f.fm_start = blk * bs;
 	fm.f.fm_length = bs;
-	fm.f.fm_flags = 0; /* no FIEMAP_FLAG_SYNC: that would flush the whole file */
+	fm.f.fm_flags = flags;
 	fm.f.fm_extent_count = 8;
-	SYS(ioctl(fd, FS_IOC_FIEMAP, &fm.f));
+	if (ioctl(fd, FS_IOC_FIEMAP, &fm.f) < 0)
+		return -1;
 	for (unsigned i = 0; i < fm.f.fm_mapped_extents; i++) {
 		struct fiemap_extent *x = &fm.e[i];
 
 		if (x->fe_logical <= (uint64_t)blk * bs && x->fe_logical + x->fe_length > (uint64_t)blk * bs) {
-			if (x->fe_flags & (FIEMAP_EXTENT_UNWRITTEN | FIEMAP_EXTENT_DELALLOC |
-					   FIEMAP_EXTENT_UNKNOWN)) {
-				fail("block %ld: extent flags 0x%x after fsync (not written)", blk, x->fe_flags);
-				return -1;
-			}
-			phys = x->fe_physical + (blk * bs - x->fe_logical);
+			*out = *x;
+			found = 1;
 		}
 	}
-	CHK(phys >= 0, "block %ld not mapped after fsync (FIEMAP)", blk);
+	return found;
+}
+
+int raw_block(int fd, long blk, unsigned char *out)
+{
+	struct fiemap_extent x;
+	int dfd, r;
+	long phys;
+
+	/* no FIEMAP_FLAG_SYNC: that would flush the whole file */
+	r = fiemap_block(fd, blk, 0, &x);
+	SYS(r);
+	CHK(r > 0, "block %ld not mapped after fsync (FIEMAP)", blk);
+	if (x.fe_flags & (FIEMAP_EXTENT_UNWRITTEN | FIEMAP_EXTENT_DELALLOC |
+			  FIEMAP_EXTENT_UNKNOWN)) {
+		fail("block %ld: extent flags 0x%x after fsync (not written)", blk, x.fe_flags);
+		return -1;
+	}
+	phys = x.fe_physical + (blk * bs - x.fe_logical);
 	SYS(dfd = open(dev, O_RDONLY | O_DIRECT));
 	if (pread(dfd, out, bs, phys) != bs) {
 		fail("raw read of %s at %ld: %s", dev, phys, strerror(errno));

@@ -52,6 +52,9 @@ int verify_both(const char *name, const struct model *m, const char *ctx);
 int remount(void);
 int newfile(const char *name, int flags);
 int mmap_write(int fd, struct model *m, long off, long len, int seed);
+struct fiemap_extent;
+int fiemap_block(int fd, long blk, unsigned int flags,
+		 struct fiemap_extent *out);
 int raw_block(int fd, long blk, unsigned char *out);
 
 /* the tests of reflink.c, in the order they run */
