@@ -182,3 +182,27 @@ bool lbs_fsb_count_ok(uint64_t nblocks, uint32_t blkbits, uint32_t pshift,
 		return false;
 	return ((nblocks << blkbits) >> pshift) <= max_index;
 }
+
+/**
+ * lbs_cowextsz_hint() - how far a COW fork reservation may reach
+ * @blkbits: log2 of the filesystem block size
+ * @pshift: log2 of the page (folio) size
+ * @hint: the inode's COW extent size hint in blocks (its cowextsize or
+ *	extsize hint, or the default of 32 blocks)
+ *
+ * XFS rounds COW fork reservations out to the hint, so blocks that are not
+ * shared but lie next to a shared one get COW blocks too, and writeback
+ * sends any dirty page over them to the COW fork.  When a block is larger
+ * than a page, pages dirtied before that reservation existed were
+ * overwrites in place, not copied around: writeback would put only those
+ * pages in the new block, and I/O completion would remap all of it over
+ * the file's data.  So the reservation covers only the shared blocks the
+ * write touches, each of which the write copies around whole.
+ *
+ * Return: the hint to use, in blocks: @hint, or 1 when blocks are larger
+ * than pages.
+ */
+uint32_t lbs_cowextsz_hint(uint32_t blkbits, uint32_t pshift, uint32_t hint)
+{
+	return blkbits > pshift ? 1 : hint;
+}

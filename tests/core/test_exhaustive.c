@@ -891,6 +891,19 @@ static void t_mount_blocksize(void **state)
 	cmp_report(&c);
 }
 
+static void t_cowextsz_hint(void **state)
+{
+	struct cmp c = { "cowextsz_hint", 0, 0, 0 };
+	uint32_t b, p, h;
+
+	(void)state;
+	for (b = 9; b <= 20; b++)
+		for (p = 12; p <= 16; p++)
+			for (h = 1; h <= 4096; h++)
+				CMP(&c, b, p, h);
+	cmp_report(&c);
+}
+
 static void t_fsb_count_ok(void **state)
 {
 	static const uint64_t maxv[] = { 0, 1, 0xffffffffULL, UINT64_MAX,
@@ -969,6 +982,7 @@ static const struct CMUnitTest g_xfs[] = {
 	cmocka_unit_test(t_stat_blksize),
 	cmocka_unit_test(t_mount_blocksize),
 	cmocka_unit_test(t_fsb_count_ok),
+	cmocka_unit_test(t_cowextsz_hint),
 };
 
 #define GROUP(g) { #g, g_##g, NELEM(g_##g) }

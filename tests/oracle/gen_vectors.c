@@ -911,6 +911,26 @@ static void gen_xfs(void)
 		R("fsb_count_ok", 1ULL << 29, 16, 12, m32);
 		R("fsb_count_ok", 1ULL << 32, 16, 12, UINT64_MAX);
 	}
+
+	blank();
+	comment("cowextsz_hint: blkbits pshift hint = blocks");
+	{
+		static const uint32_t hints[] = { 1, 32, 33, 1u << 21 };
+		uint32_t b, h;
+
+		/* on, below and above the page size of 4k and of 16k */
+		for (b = 11; b <= 16; b++)
+			for (h = 0; h < 4; h++) {
+				V("cowextsz_hint", b, 12, hints[h]);
+				V("cowextsz_hint", b, 14, hints[h]);
+			}
+		comment("regression: generic/263 and 091 at 64k on the series");
+		comment("before patch 25: writeback put the in-place dirty pages of");
+		comment("a block next to a COWed one into a COW block of the default");
+		comment("32-block window, and completion remapped the block whole");
+		R("cowextsz_hint", 16, 12, 32);
+		R("cowextsz_hint", 13, 12, 32);
+	}
 }
 
 int main(int argc, char **argv)

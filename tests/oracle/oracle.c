@@ -47,6 +47,7 @@ static const struct {
 	{ "stat_blksize",		6, 1, o_stat_blksize },
 	{ "mount_blocksize",		4, 1, o_mount_blocksize },
 	{ "fsb_count_ok",		4, 1, o_fsb_count_ok },
+	{ "cowextsz_hint",		3, 1, o_cowextsz_hint },
 };
 
 #define ORACLE_NFNS (sizeof(oracle_fns) / sizeof(oracle_fns[0]))

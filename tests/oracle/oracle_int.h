@@ -57,5 +57,6 @@ int o_inobt_max_size(const uint64_t *in, uint64_t *out);
 int o_stat_blksize(const uint64_t *in, uint64_t *out);
 int o_mount_blocksize(const uint64_t *in, uint64_t *out);
 int o_fsb_count_ok(const uint64_t *in, uint64_t *out);
+int o_cowextsz_hint(const uint64_t *in, uint64_t *out);
 
 #endif /* LBS_ORACLE_INT_H */

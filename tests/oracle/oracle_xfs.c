@@ -203,3 +203,19 @@ int o_fsb_count_ok(const uint64_t *in, uint64_t *out)
 	out[0] = pages <= in[3];
 	return 1;
 }
+
+/*
+ * A COW reservation around a write reaches hint blocks, unless that could
+ * cover a block none of whose bytes the write copies around: with blocks
+ * larger than pages, every block a reservation covers beyond the written,
+ * shared one may hold dirty pages that were written in place, so only the
+ * one block is reserved.  (Hint 0 never reaches here: XFS defaults to 32.)
+ */
+int o_cowextsz_hint(const uint64_t *in, uint64_t *out)
+{
+	if (in[0] < 9 || in[0] > 31 || in[1] < 12 || in[1] > 21 ||
+	    in[2] < 1 || in[2] > (1ULL << 21))
+		return ORACLE_DOMAIN;
+	out[0] = ow_pow2((uint32_t)in[0]) > ow_pow2((uint32_t)in[1]) ? 1 : in[2];
+	return 1;
+}

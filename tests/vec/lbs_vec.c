@@ -28,7 +28,7 @@ static const struct {
 	{ "ag_block_count", 4 },	{ "ag_log_blocks", 4 },
 	{ "btree_calc_size", 3 },	{ "inobt_max_size", 5 },
 	{ "stat_blksize", 6 },		{ "mount_blocksize", 4 },
-	{ "fsb_count_ok", 4 },
+	{ "fsb_count_ok", 4 },		{ "cowextsz_hint", 3 },
 };
 
 static uint64_t lbs_vec_bool(bool b)
@@ -208,6 +208,10 @@ static int lbs_vec_xfs(const char *fn, const uint64_t *in, uint64_t *out)
 	if (!strcmp(fn, "fsb_count_ok")) {
 		out[0] = lbs_vec_bool(lbs_fsb_count_ok(in[0], b,
 						       (uint32_t)in[2], in[3]));
+		return 1;
+	}
+	if (!strcmp(fn, "cowextsz_hint")) {
+		out[0] = lbs_cowextsz_hint(a, b, (uint32_t)in[2]);
 		return 1;
 	}
 	return -1;
