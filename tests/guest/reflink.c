@@ -253,10 +253,52 @@ static int t_reflink_range(void)
 	return 0;
 }
 
+/*
+ * A COW next to a block written in place.  XFS rounds COW reservations out
+ * to the COW extent size hint (32 blocks), and writeback sends the dirty
+ * pages over any COW fork extent to the COW block, which completion remaps
+ * whole.  The page written in place into a block that is not shared was
+ * not copied around: in a COW block of its own it would be all that is
+ * left of the block (fstests generic/263 and 091 at 64k, before patch 25).
+ */
+static int t_reflink_window(void)
+{
+	struct model mw, mc;
+	struct file_clone_range cr;
+	long size = NBLK * bs;
+	unsigned char *b = abuf(size);
+	int fw, fc;
+
+	m_init(&mw, (NBLK + 4) * bs);
+	m_init(&mc, (NBLK + 4) * bs);
+	fillpat(b, 0, size, 51);
+	SYS(fw = newfile("win", 0));
+	if (pwrite_all(fw, b, size, 0))
+		return -1;
+	SYS(fsync(fw));
+	m_write(&mw, 0, b, size);
+	free(b);
+	/* share block 3 of "win" with a new file */
+	SYS(fc = newfile("copy", 0));
+	cr = (struct file_clone_range){ .src_fd = fw, .src_offset = 3 * bs,
+					.src_length = bs };
+	SYS(ioctl(fc, FICLONERANGE, &cr));
+	m_write(&mc, 0, mw.d + 3 * bs, bs);
+	close(fw);
+	close(fc);
+	/* in place into page 1 of block 1, then a COW write into block 3 */
+	if (write_at("win", &mw, bs + (bs > PG ? PG : 0) + 100, 200, 52, 0) ||
+	    write_at("win", &mw, 3 * bs + 10, 20, 53, 0))
+		return -1;
+	return check2("win", &mw, "copy", &mc,
+		      "write in place, then COW in the same hint window");
+}
+
 const struct vtest reflink_tests[] = {
 	{ "reflink-cow", t_reflink_cow },
 	{ "reflink-zero", t_reflink_zero },
 	{ "reflink-range", t_reflink_range },
+	{ "reflink-window", t_reflink_window },
 };
 const unsigned int nr_reflink_tests = sizeof(reflink_tests) /
 				      sizeof(reflink_tests[0]);
