@@ -294,11 +294,48 @@ static int t_reflink_window(void)
 		      "write in place, then COW in the same hint window");
 }
 
+/*
+ * Unshare must not cancel COW reservations under dirty pages.  A write
+ * over a shared block and holes past it reserves COW blocks for all of it
+ * (the hint window at 4k); unsharing part of the block removes the last
+ * shared extent, and 6.1 then cancelled the whole COW fork while the
+ * pages over the holes were still dirty: writeback skipped them as holes
+ * (upstream 4390f019ad78, patch 26; stock 6.1 fails fsx this way at 4k).
+ */
+static int t_reflink_unshare_dirty(void)
+{
+	struct model m;
+	struct file_clone_range cr;
+	int fd;
+
+	m_init(&m, 72 * bs);
+	SYS(fd = newfile("ud", 0));
+	close(fd);
+	if (write_at("ud", &m, 0, bs / 4, 61, 0))
+		return -1;
+	/* share block 0 with block 64 of the same file */
+	SYS(fd = open(fpath("ud"), O_RDWR));
+	cr = (struct file_clone_range){ .src_fd = fd, .src_length = bs / 4,
+					.dest_offset = 64 * bs };
+	SYS(ioctl(fd, FICLONERANGE, &cr));
+	close(fd);
+	m_write(&m, 64 * bs, m.d, bs / 4);
+	if (write_at("ud", &m, 0, 8 * bs, 62, 0) ||
+	    falloc("ud", FALLOC_FL_UNSHARE_RANGE, 0, bs / 4))
+		return -1;
+	if (verify_both("ud", &m, "unshare with dirty pages over COW blocks"))
+		return -1;
+	if (remount())
+		return -1;
+	return verify_buffered("ud", &m, "unshare with dirty pages, after remount");
+}
+
 const struct vtest reflink_tests[] = {
 	{ "reflink-cow", t_reflink_cow },
 	{ "reflink-zero", t_reflink_zero },
 	{ "reflink-range", t_reflink_range },
 	{ "reflink-window", t_reflink_window },
+	{ "reflink-unshare-dirty", t_reflink_unshare_dirty },
 };
 const unsigned int nr_reflink_tests = sizeof(reflink_tests) /
 				      sizeof(reflink_tests[0]);

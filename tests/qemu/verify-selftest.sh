@@ -12,9 +12,10 @@
 # patched-6.1: one run per kernel-glue/selftest-6.1/KNOB.patch, each applied
 # alone on top of the series ($LBS_BUILD/kernel-patch): the kernel twins of
 # the simulator's --inject knobs (no-zero-around, no-dio-zero, no-wb-round,
-# mark-partial-uptodate, no-copy-around) and cow-window (COW reservations
-# over the whole extent size hint at bs > ps; the simulator has no COW fork
-# yet).  The runs share the worktree and object directory
+# mark-partial-uptodate, no-copy-around), cow-window (COW reservations
+# over the whole extent size hint at bs > ps) and unshare-cancels-dirty
+# (6.1 without the upstream fix of patch 26); the simulator has no COW
+# fork yet.  The runs share the worktree and object directory
 # build/linux/patched-6.1-selftest (incremental builds); each report is kept
 # as build/qemu/patched-6.1-selftest/KNOB.report.txt.
 #
