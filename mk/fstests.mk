@@ -2,7 +2,7 @@
 # top-level Makefile (`include mk/fstests.mk`); not part of `make check`.
 #
 #   make fstests KERNEL=patched-6.1|stock-6.1|ref-6.12 BLOCK_SIZE=N
-#                [TESTS="generic/091 ..." | GROUP=lbs|quick|...]
+#                [TESTS="generic/091 ..." | GROUP=lbs|quick|...] [TWIN=KNOB]
 #                           fstests build, kernel (+ kernel-glue/config/fstests.config),
 #                           one guest boot; results in $(BUILD)/fstests/KERNEL-N/
 #                           (check.log, result.xml, *.out.bad, *.full, *.dmesg,
@@ -10,6 +10,9 @@
 #                           tests/fstests/expunges/KERNEL-N.txt. Default: GROUP=lbs
 #                           (tests/fstests/lbs.group). patched-6.1 needs
 #                           `make kernel-patch` first. stock-6.1: 4096 only.
+#                           TWIN=KNOB (patched-6.1): the negative control, the
+#                           series plus kernel-glue/selftest-6.1/KNOB.patch,
+#                           results in patched-6.1.KNOB-N/.
 #   make fstests-compare    one table over every KERNEL-N with results, with
 #                           the regressions (patched-6.1 fails where ref-6.12
 #                           passes at that block size, or at 4096 where
@@ -27,7 +30,8 @@ GROUP ?=
 fstests: deps
 	@LBS_BUILD=$(abspath $(BUILD)) sh tests/fstests/run-fstests.sh \
 		--kernel "$(FSTESTS_KERNEL)" --block-size "$(BLOCK_SIZE)" \
-		$(if $(TESTS),--tests "$(TESTS)") $(if $(GROUP),--group "$(GROUP)")
+		$(if $(TESTS),--tests "$(TESTS)") $(if $(GROUP),--group "$(GROUP)") \
+		$(if $(TWIN),--twin "$(TWIN)")
 
 fstests-compare:
 	@python3 tests/fstests/compare.py $(abspath $(BUILD))/fstests

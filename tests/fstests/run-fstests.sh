@@ -14,6 +14,9 @@
 #   --tests L       these tests (default: the LBS group)
 #   --group NAME    `lbs` (tests/fstests/lbs.group) or any fstests group
 #                   (quick, auto, clone, ...)
+#   --twin KNOB     patched-6.1 only: add kernel-glue/selftest-6.1/KNOB.patch
+#                   (a deliberately broken kernel, the negative control);
+#                   label patched-6.1.KNOB, its own worktree and kernel
 #
 # Steps: fstests build (tests/fstests/build-fstests.sh), kernel build
 # (tests/qemu/build-kernel.sh, skipped by stamp) into
@@ -43,13 +46,14 @@ usage() { echo "run-fstests.sh: error: $*" >&2; echo "see: $0 --help" >&2; exit 
 die() { echo "run-fstests.sh: error: $*" >&2; exit 1; }
 say() { echo "run-fstests.sh: $*" >&2; }
 
-kernel="" bs="" tests="" group=""
+kernel="" bs="" tests="" group="" twin=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) [ $# -ge 2 ] || usage "--kernel needs a value"; kernel=$2; shift 2 ;;
 	--block-size) [ $# -ge 2 ] || usage "--block-size needs a value"; bs=$2; shift 2 ;;
 	--tests) [ $# -ge 2 ] || usage "--tests needs a value"; tests=$2; shift 2 ;;
 	--group) [ $# -ge 2 ] || usage "--group needs a value"; group=$2; shift 2 ;;
+	--twin) [ $# -ge 2 ] || usage "--twin needs a value"; twin=$2; shift 2 ;;
 	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '/^[^#]/d; s/^# \{0,1\}//'; exit 0 ;;
 	*) usage "unknown argument '$1'" ;;
 	esac
@@ -67,6 +71,20 @@ case $bs in
 '') usage "BLOCK_SIZE is not set (4096 8192 16384 32768 65536)" ;;
 *) usage "bad BLOCK_SIZE '$bs' (4096 8192 16384 32768 65536)" ;;
 esac
+name=$kernel
+if [ -n "$twin" ]; then
+	[ "$kernel" = patched-6.1 ] || usage "--twin needs --kernel patched-6.1"
+	knob=$ROOT/kernel-glue/selftest-6.1/$twin.patch
+	[ -f "$knob" ] || usage "no twin '$twin' ($(cd "$ROOT/kernel-glue/selftest-6.1" && ls | sed 's/\.patch$//' | xargs))"
+	name=$kernel.$twin
+	tseries=$BUILD/fstests/series-$name
+	rm -rf "$tseries"
+	mkdir -p "$tseries"
+	cp "$series"/0[0-9][0-9][0-9]-*.patch "$tseries"/
+	rm -f "$tseries"/0000-*.patch
+	cp "$knob" "$tseries/0999-selftest-$twin.patch"
+	series=$tseries
+fi
 [ "$kernel" != stock-6.1 ] || [ "$bs" = 4096 ] ||
 	usage "stock-6.1 refuses XFS blocks larger than 4096 at mount: BLOCK_SIZE=4096 only"
 [ -z "$tests" ] || [ -z "$group" ] || usage "give TESTS or GROUP, not both"
@@ -85,7 +103,7 @@ if [ -n "$group" ]; then
 else
 	check_args=$(echo "$tests" | xargs) ntests=$(echo "$tests" | wc -w)
 fi
-label=$kernel-$bs
+label=$name-$bs
 run=$BUILD/fstests/$label
 expunge=$ROOT/tests/fstests/expunges/$label.txt
 
@@ -94,8 +112,8 @@ t_all=$(date +%s)
 fstests=$("$HERE/build-fstests.sh")
 mkdir -p "$BUILD/qemu/empty-series"
 t0=$(date +%s)
-tree=$("$ROOT/scripts/linux-tree.sh" --version "$version" worktree "$kernel" "$series")
-image=$("$ROOT/tests/qemu/build-kernel.sh" "$tree" "$BUILD/fstests/kernel/$kernel" \
+tree=$("$ROOT/scripts/linux-tree.sh" --version "$version" worktree "$name" "$series")
+image=$("$ROOT/tests/qemu/build-kernel.sh" "$tree" "$BUILD/fstests/kernel/$name" \
 	"$frag" "$ROOT/kernel-glue/config/fstests.config")
 build_s=$(($(date +%s) - t0))
 say "kernel: ${build_s}s ($image)"
