@@ -77,13 +77,8 @@ if [ -n "$twin" ]; then
 	knob=$ROOT/kernel-glue/selftest-6.1/$twin.patch
 	[ -f "$knob" ] || usage "no twin '$twin' ($(cd "$ROOT/kernel-glue/selftest-6.1" && ls | sed 's/\.patch$//' | xargs))"
 	name=$kernel.$twin
-	tseries=$BUILD/fstests/series-$name
-	rm -rf "$tseries"
-	mkdir -p "$tseries"
-	cp "$series"/0[0-9][0-9][0-9]-*.patch "$tseries"/
-	rm -f "$tseries"/0000-*.patch
-	cp "$knob" "$tseries/0999-selftest-$twin.patch"
-	series=$tseries
+	"$ROOT/tests/qemu/twin-series.sh" "$series" "$knob" "$BUILD/fstests/series-$name"
+	series=$BUILD/fstests/series-$name
 fi
 [ "$kernel" != stock-6.1 ] || [ "$bs" = 4096 ] ||
 	usage "stock-6.1 refuses XFS blocks larger than 4096 at mount: BLOCK_SIZE=4096 only"

@@ -81,11 +81,7 @@ for knob in "$ROOT"/kernel-glue/selftest-6.1/*.patch; do
 	k=$(basename "$knob" .patch)
 	case " ${knobs:-$k} " in *" $k "*) ;; *) continue ;; esac
 	dir=$BUILD/qemu/$name-series
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	cp "$series"/0[0-9][0-9][0-9]-*.patch "$dir"/
-	rm -f "$dir"/0000-*.patch
-	cp "$knob" "$dir/0999-selftest-$k.patch"
+	"$HERE/twin-series.sh" "$series" "$knob" "$dir"
 	if run_control "$name" "$dir" "patched-6.1 + $k"; then :; else fail=1; fi
 	cp "$BUILD/qemu/$name/report.txt" "$BUILD/qemu/$name/$k.report.txt" 2>/dev/null || true
 done
