@@ -1,22 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Buffered I/O: iomap_read_folio(), iomap_write_iter() with
- * __iomap_write_begin()/__iomap_write_end(), zero-around for bs > ps,
- * iomap_zero_range(), xfs_file_write_checks() and the mmap write path
- * (iomap_page_mkwrite()).
+ * __iomap_write_begin()/__iomap_write_end() (zero-around and copy-around
+ * are around.c's), iomap_zero_range(), iomap_file_unshare(),
+ * xfs_file_write_checks() and the mmap write path (iomap_page_mkwrite()).
  */
 #define _GNU_SOURCE
 #include "sim_int.h"
-
-static enum lbs_map_type map_type(uint8_t st)
-{
-	switch (st) {
-	case EXT_DELALLOC: return LBS_MAP_DELALLOC;
-	case EXT_UNWRITTEN: return LBS_MAP_UNWRITTEN;
-	case EXT_WRITTEN: return LBS_MAP_MAPPED;
-	default: return LBS_MAP_HOLE;
-	}
-}
 
 /*
  * iomap_read_folio() / iomap_readpage_iter(): read the units of @f that
@@ -40,7 +30,7 @@ void sim_read_folio(struct lbs_sim *s, struct folio *f)
 		lbs_adjust_read_range(s->blkbits, fshift, fpos, s->isize,
 				      f->ubits, &q, mend - p, &poff, &plen);
 		if (plen) {
-			if (!lbs_fill_from_source(e ? map_type(e->state) :
+			if (!lbs_fill_from_source(e ? sim_map_type(e->state) :
 						  LBS_MAP_HOLE, false, q,
 						  s->isize))
 				memset(f->data + poff, 0, plen);
@@ -61,9 +51,12 @@ void sim_read_folio(struct lbs_sim *s, struct folio *f)
 /*
  * __iomap_write_begin() for [pos, pos+len) inside one folio and one
  * mapping of type @type (@is_new: just reserved by this write).
+ * @unshare (IOMAP_UNSHARE): read even the units the range covers whole,
+ * as nothing is copied over them.
  */
 static void write_begin(struct lbs_sim *s, struct folio *f, uint64_t pos,
-			uint64_t len, enum lbs_map_type type, bool is_new)
+			uint64_t len, enum lbs_map_type type, bool is_new,
+			bool unshare)
 {
 	uint64_t fpos = fpos_of(s, f), bstart, bend;
 	uint32_t from = (uint32_t)(pos - fpos), to = from + (uint32_t)len;
@@ -78,7 +71,7 @@ static void write_begin(struct lbs_sim *s, struct folio *f, uint64_t pos,
 				      &plen);
 		if (plen == 0)
 			break;
-		if ((from <= poff || from >= poff + plen) &&
+		if (!unshare && (from <= poff || from >= poff + plen) &&
 		    (to <= poff || to >= poff + plen))
 			continue;
 		/* iomap_block_needs_zeroing() */
@@ -111,144 +104,6 @@ static bool write_end(struct lbs_sim *s, struct folio *f, uint64_t pos,
 	if (pos + copied > s->isize)
 		s->isize = pos + copied;	/* i_size_write() */
 	return true;
-}
-
-/*
- * Zero-around one range from core (head or tail): instantiate each
- * page; uptodate pages are only dirtied, others are zeroed over the
- * range and marked uptodate when no caller data falls in them.
- * [dfrom, dto) is the caller's data range.
- */
-static void zero_around_range(struct lbs_sim *s, uint64_t pos, uint64_t len,
-			      uint64_t dfrom, uint64_t dto)
-{
-	uint64_t end = pos + len;
-
-	while (pos < end) {
-		struct folio *f = sim_folio_get(s, pos >> s->pshift);
-		uint64_t fpos = fpos_of(s, f), fend = fend_of(s, f);
-		uint64_t zend = end < fend ? end : fend;
-		uint32_t from = 0, to = 0;
-
-		if (dfrom < fend && dto > fpos) {
-			from = (uint32_t)((dfrom > fpos ? dfrom : fpos) - fpos);
-			to = (uint32_t)((dto < fend ? dto : fend) - fpos);
-		}
-		if (folio_uptodate(f)) {
-			s->c.za_dirtied_uptodate++;
-		} else {
-			s->c.za_min += zend - pos;
-			zero_segment(f, (uint32_t)(pos - fpos),
-				     (uint32_t)(zend - fpos));
-			s->c.za_zeroed += zend - pos;
-			f->za_bytes += (uint32_t)(zend - pos);
-			if (lbs_zero_may_mark_uptodate(0, (uint32_t)(fend - fpos),
-						       from, to) &&
-			    pos == fpos && zend == fend)
-				sim_set_range_uptodate(s, f, 0,
-						       (uint32_t)(fend - fpos));
-			fl_set(f, F_ZEROED);	/* cleared when data lands */
-		}
-		fl_set(f, F_DIRTY);
-		pos = zend;
-	}
-}
-
-/*
- * The independent zero-around minimum (counter za_need), from the sim's
- * own state and not from core's ranges: when a write meets a block whose
- * disk contents are not initialised (new, delalloc or unwritten) and the
- * block is larger than a page, every page of the block that lies inside
- * EOF after the write goes to disk with the block (conversion is whole
- * blocks), so each such page that was not uptodate before the write must
- * be initialised, except for the bytes the write itself copied.  Pages
- * are the unit because at bs > ps a page is uptodate whole or not at all.
- * uninit_pages() takes the "before" picture, count_need() adds the rest.
- */
-static bool block_uninit(const struct lbs_sim *s, const struct extent *e)
-{
-	return s->blkbits > s->pshift && e->state != EXT_WRITTEN;
-}
-
-static uint32_t uninit_pages(struct lbs_sim *s, uint64_t bstart)
-{
-	uint32_t n = 1u << (s->blkbits - s->pshift), mask = 0;
-
-	for (uint32_t i = 0; i < n; i++) {
-		struct folio *f = sim_folio_lookup(s,
-				(bstart >> s->pshift) + i);
-
-		if (!f || !folio_uptodate(f))
-			mask |= 1u << i;
-	}
-	return mask;
-}
-
-static void count_need(struct lbs_sim *s, uint64_t bstart, uint32_t mask,
-		       uint64_t dfrom, uint64_t dto)
-{
-	uint32_t n;
-
-	if (!mask)	/* also every bs <= ps write: nothing to count */
-		return;
-	n = 1u << (s->blkbits - s->pshift);
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t a = bstart + ((uint64_t)i << s->pshift);
-		uint64_t b = a + s->ps;
-		uint64_t lo = dfrom > a ? dfrom : a, hi = dto < b ? dto : b;
-
-		if (a >= s->isize)
-			break;
-		if (mask & (1u << i))
-			s->c.za_need += s->ps - (hi > lo ? hi - lo : 0);
-	}
-}
-
-/* bytes zero-around had to zero after all: counted like its ranges */
-static void za_count(struct lbs_sim *s, struct folio *f, uint64_t n)
-{
-	s->c.za_min += n;
-	s->c.za_zeroed += n;
-	f->za_bytes += (uint32_t)n;
-}
-
-/*
- * Model decision: zero-around counted [pos, pos+len) as data, so after a
- * short copy the pages of that range past the copy point that lie inside
- * EOF would be neither uptodate nor dirty, and the block converts whole
- * at writeback (stale data).  6.1 has nothing that initialises them
- * (iomap_write_failed() only truncates past EOF): the port must zero
- * them, as here, from the copy point to the end of the range, cut at the
- * end of the EOF page (core's post-EOF range starts there).  The page
- * holding pos+len keeps the tail zeroing it already had, so it is whole.
- */
-static void short_copy_fill(struct lbs_sim *s, uint64_t from, uint64_t to)
-{
-	uint64_t eofpage_end, plen;
-
-	lbs_post_eof_range(s->blkbits, s->pshift, s->isize, &eofpage_end,
-			   &plen);
-	if (to > eofpage_end)
-		to = eofpage_end;
-	while (from < to) {
-		struct folio *f = sim_folio_get(s, from >> s->pshift);
-		uint64_t fpos = fpos_of(s, f), fend = fend_of(s, f);
-		uint64_t end = to < fend ? to : fend;
-
-		if (folio_uptodate(f)) {
-			s->c.za_dirtied_uptodate++;
-		} else {
-			zero_segment(f, (uint32_t)(from - fpos),
-				     (uint32_t)(end - fpos));
-			za_count(s, f, end - from);
-			/* [fpos, from): head zeroing or data; [end, fend):
-			 * tail zeroing or past EOF */
-			sim_set_range_uptodate(s, f, 0, (uint32_t)(fend - fpos));
-			fl_set(f, F_ZEROED);
-		}
-		fl_set(f, F_DIRTY);
-		from = end;
-	}
 }
 
 /*
@@ -311,35 +166,11 @@ static uint64_t write_block(struct lbs_sim *s, uint64_t pos, uint64_t len,
 			    const uint8_t *buf, size_t *fault_left,
 			    bool *fault)
 {
-	struct extent *e = ext_at(s, pos);
-	bool is_new = false, za_ran = false;
 	uint64_t done = 0, bstart = bno_of(s, pos) << s->blkbits;
 	uint64_t istart = pos, iend = pos + len;	/* instantiated */
-	uint32_t need_mask = 0;
+	struct around_src src;
+	bool za_ran = sim_write_map(s, pos, pos + len, &src, &istart, &iend);
 
-	if (e->state == EXT_HOLE) {	/* xfs_bmapi_reserve_delalloc() */
-		e->state = EXT_DELALLOC;
-		is_new = true;
-	}
-	if (block_uninit(s, e))
-		need_mask = uninit_pages(s, bstart);
-	if (!(s->inject & LBS_SIM_INJ_NO_ZERO_AROUND) &&
-	    lbs_need_zero_around(s->blkbits, s->pshift, map_type(e->state),
-				 is_new)) {
-		struct lbs_zero_around za;
-
-		za_ran = true;
-		if (lbs_zero_around(s->blkbits, s->pshift, pos, len, s->isize,
-				    &za)) {
-			s->c.za_calls++;
-			zero_around_range(s, za.head_pos, za.head_len, pos,
-					  pos + len);
-			zero_around_range(s, za.tail_pos, za.tail_len, pos,
-					  pos + len);
-			istart = za.head_pos;
-			iend = za.tail_pos + za.tail_len;
-		}
-	}
 	while (done < len) {
 		uint64_t p = pos + done;
 		struct folio *f = sim_folio_get(s, p >> s->pshift);
@@ -352,7 +183,7 @@ static uint64_t write_block(struct lbs_sim *s, uint64_t pos, uint64_t len,
 		if (*fault_left < n)
 			copied = *fault_left;
 retry:
-		write_begin(s, f, p, n, map_type(e->state), is_new);
+		write_begin(s, f, p, n, src.type, src.is_new, false);
 		if (buf)
 			memcpy(f->data + (p - fpos_of(s, f)), buf + done,
 			       copied);
@@ -367,8 +198,8 @@ retry:
 			}
 			/* the retry's write_begin zeroes the uncopied rest
 			 * of the unit, which zero-around left to the data */
-			if (za_ran)
-				za_count(s, f, n - copied);
+			if (za_ran && !src.cow)
+				sim_za_count(s, f, n - copied);
 			n = copied;
 			goto retry;
 		}
@@ -379,15 +210,45 @@ retry:
 			break;
 		}
 	}
-	count_need(s, bstart, need_mask, pos, pos + done);
+	sim_count_need(s, bstart, src.need_mask, pos, pos + done);
 	if (!*fault)
 		return done;
 	if (za_ran && !(s->inject & LBS_SIM_INJ_SHORT_COPY_NO_FILL))
-		short_copy_fill(s, pos + done, pos + len);
+		sim_short_copy_fill(s, pos + done, pos + len, &src);
 	write_failed(s, istart, iend);
-	if (is_new && !done)
+	if (src.is_new && !done)
 		punch_new_delalloc(s, bstart);
 	return done;
+}
+
+/*
+ * iomap_file_unshare() over [pos, end): each written block that the COW
+ * fork covers or that is shared (xfs_buffered_write_iomap_begin() with
+ * IOMAP_UNSHARE reserves its COW block) has its pages read from the data
+ * fork and dirtied, so that writeback copies them to the COW block.
+ * Holes and unwritten blocks are skipped.
+ */
+void sim_unshare_pages(struct lbs_sim *s, uint64_t pos, uint64_t end)
+{
+	while (pos < end) {
+		uint64_t b = bno_of(s, pos), bend = (b + 1) << s->blkbits;
+		uint64_t n = (end < bend ? end : bend) - pos;
+
+		if (s->ext[b].state == EXT_WRITTEN && sim_cow_begin(s, b)) {
+			for (uint64_t p = pos; p < pos + n;) {
+				struct folio *f = sim_folio_get(s,
+							p >> s->pshift);
+				uint64_t fe = fend_of(s, f) < pos + n ?
+					      fend_of(s, f) : pos + n;
+
+				write_begin(s, f, p, fe - p, LBS_MAP_MAPPED,
+					    false, true);
+				write_end(s, f, p, fe - p, fe - p);
+				p = fe;
+			}
+		}
+		pos += n;
+	}
 }
 
 /* iomap_write_iter() over [pos, pos+len), one mapping (block) at a time */
@@ -536,9 +397,9 @@ int64_t lbs_sim_mmap_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 		uint64_t p = pos + done;
 		struct folio *f = sim_folio_lookup(s, p >> s->pshift);
 		uint64_t fpos, fend, mlen, n;
+		uint64_t is, ie;
 		uint32_t unit;
-		struct extent *e;
-		bool is_new = false;
+		struct around_src src;
 
 		if (!f) {	/* filemap_fault(): do_sync_mmap_readahead() */
 			sim_readahead(s, p >> s->pshift, p >> s->pshift);
@@ -549,38 +410,20 @@ int64_t lbs_sim_mmap_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 		mlen = (fend < s->isize ? fend : s->isize) - fpos;
 		n = len - done < fend - p ? len - done : fend - p;
 		unit = lbs_pageblock_size(s->blkbits, fshift_of(s, f));
-		e = ext_at(s, fpos);
 		if (!folio_uptodate(f))
 			sim_read_folio(s, f);		/* the fault */
 		/* folio_mkwrite_check_truncate() -> @mlen; the iomap ops
-		 * reserve delalloc over holes for the whole block */
-		if (e->state == EXT_HOLE) {
-			e->state = EXT_DELALLOC;
-			is_new = true;
-		}
-		if (block_uninit(s, e))
-			count_need(s, bno_of(s, fpos) << s->blkbits,
-				   uninit_pages(s, bno_of(s, fpos) << s->blkbits),
-				   fpos, fpos + mlen);
-		if (!(s->inject & LBS_SIM_INJ_NO_ZERO_AROUND) &&
-		    lbs_need_zero_around(s->blkbits, s->pshift,
-					 map_type(e->state), is_new)) {
-			struct lbs_zero_around za;
-
-			if (lbs_zero_around(s->blkbits, s->pshift, fpos, mlen,
-					    s->isize, &za)) {
-				s->c.za_calls++;
-				zero_around_range(s, za.head_pos, za.head_len,
-						  fpos, fpos + mlen);
-				zero_around_range(s, za.tail_pos, za.tail_len,
-						  fpos, fpos + mlen);
-			}
-		}
+		 * reserve delalloc over holes for the whole block, or COW
+		 * fork space over a shared one */
+		sim_write_map(s, fpos, fpos + mlen, &src, &is, &ie);
+		sim_count_need(s, bno_of(s, fpos) << s->blkbits,
+			       src.need_mask, fpos, fpos + mlen);
 		/* bs < ps: every block under the folio gets a reservation */
 		for (uint64_t q = fpos + unit; q < fpos + mlen; q += unit) {
 			struct extent *e2 = ext_at(s, q);
 
-			if (e2->state == EXT_HOLE)
+			if (!sim_cow_begin(s, bno_of(s, q)) &&
+			    e2->state == EXT_HOLE)
 				e2->state = EXT_DELALLOC;
 		}
 		fl_clear(f, F_ZEROED);

@@ -2,7 +2,8 @@
 /*
  * Power cut: the page cache and in-core delalloc reservations are lost;
  * the extent map and i_disk_size that reached the log stay, and i_size
- * falls back to i_disk_size.
+ * falls back to i_disk_size.  Log recovery frees every COW fork block
+ * (xfs_reflink_recover_cow()): only remapped blocks survive.
  */
 #define _GNU_SOURCE
 #include "sim_int.h"
@@ -23,6 +24,7 @@ void lbs_sim_crash(struct lbs_sim *s)
 	for (uint64_t b = 0; b < s->nblocks; b++)
 		if (s->ext[b].state == EXT_DELALLOC)
 			s->ext[b].state = EXT_HOLE;	/* in-core only */
+	sim_cow_cancel(s, 0, s->nblocks);
 	s->isize = s->disk_size;
 	s->c.crashes++;
 }

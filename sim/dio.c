@@ -98,6 +98,13 @@ int64_t lbs_sim_dio_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 		return err;
 	if (!len)
 		return 0;
+	/*
+	 * xfs_file_dio_write_unaligned(): a sub-block write to a file with
+	 * shared blocks cannot unshare part of a block: -ENOTBLK, and
+	 * xfs_file_write_iter() falls back to a buffered write.
+	 */
+	if (s->reflink_inode && ((pos | len) & (s->bs - 1)))
+		return lbs_sim_write(s, pos, len, buf, SIZE_MAX);
 	sim_write_checks(s, pos);
 	sim_dio_invalidate(s, pos, len);
 	while (done < len) {
@@ -108,6 +115,16 @@ int64_t lbs_sim_dio_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 		bool is_new = false;
 		struct lbs_dio_pads pads;
 
+		/* xfs_reflink_allocate_cow(): a whole block to a new COW
+		 * block, remapped at completion (no pads: aligned) */
+		if (s->reflink_inode && sim_cow_begin(s, bno_of(s, p))) {
+			if (e->cow == EXT_DELALLOC)
+				sim_cow_convert_delalloc(s, bno_of(s, p));
+			memcpy(s->dev + cow_addr(s, e, p), buf + done, n);
+			e->cow = EXT_WRITTEN;
+			done += n;
+			continue;
+		}
 		if (e->state == EXT_HOLE || e->state == EXT_DELALLOC) {
 			sim_alloc_block(s, e, EXT_UNWRITTEN);
 			is_new = true;
@@ -125,11 +142,14 @@ int64_t lbs_sim_dio_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 		}
 		done += n;
 	}
-	/* xfs_dio_write_end_io(): convert whole blocks, update sizes */
+	/* xfs_dio_write_end_io(): remap COW blocks or convert whole
+	 * blocks, update sizes */
 	for (uint64_t p = pos; p < pos + len;) {
 		struct extent *e = ext_at(s, p);
 
-		if (e->state == EXT_UNWRITTEN)
+		if (e->cow == EXT_WRITTEN)
+			sim_cow_remap(s, bno_of(s, p));
+		else if (e->state == EXT_UNWRITTEN)
 			e->state = EXT_WRITTEN;
 		p = (bno_of(s, p) + 1) << s->blkbits;
 	}

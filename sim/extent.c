@@ -16,17 +16,106 @@ int sim_alloc_block(struct lbs_sim *s, struct extent *e, uint8_t state)
 		abort();	/* device sized for every file block twice */
 	e->pblk = s->free_stack[--s->nfree];
 	e->state = state;
+	s->refcnt[e->pblk] = 1;
 	return 0;
+}
+
+/* drop one owner of device block @pblk; the last one frees it */
+static void put_pblk(struct lbs_sim *s, uint32_t pblk)
+{
+	if (!s->refcnt[pblk])
+		abort();	/* freed twice: model bug */
+	if (--s->refcnt[pblk])
+		return;
+	sim_dev_fill_stale(s, pblk);	/* whatever was there before */
+	s->free_stack[s->nfree++] = pblk;
 }
 
 void sim_free_block(struct lbs_sim *s, struct extent *e)
 {
-	if (e->state == EXT_UNWRITTEN || e->state == EXT_WRITTEN) {
-		sim_dev_fill_stale(s, e->pblk);	/* whatever was there before */
-		s->free_stack[s->nfree++] = e->pblk;
-	}
+	if (e->state == EXT_UNWRITTEN || e->state == EXT_WRITTEN)
+		put_pblk(s, e->pblk);
 	e->state = EXT_HOLE;
 	e->pblk = 0;
+}
+
+/*
+ * xfs_buffered_write_iomap_begin() on a reflink file: a block goes to the
+ * COW fork if the COW fork already covers it, or if its data fork block is
+ * shared; then the COW fork gets a delalloc reservation over the COW
+ * extent size hint window around it (xfs_bmapi_reserve_delalloc() aligns
+ * to the hint), shared or not, never over existing COW fork blocks.  The
+ * window is core's lbs_cowextsz_hint().
+ */
+bool sim_cow_begin(struct lbs_sim *s, uint64_t b)
+{
+	uint64_t hint, lo, hi;
+
+	if (s->ext[b].cow != EXT_HOLE)
+		return true;
+	if (!ext_shared(s, &s->ext[b]))
+		return false;
+	hint = lbs_cowextsz_hint(s->blkbits, s->pshift, SIM_COWEXTSZ_HINT);
+	lo = b - b % hint;
+	hi = lo + hint < s->nblocks ? lo + hint : s->nblocks;
+	for (uint64_t i = lo; i < hi; i++)
+		if (s->ext[i].cow == EXT_HOLE)
+			s->ext[i].cow = EXT_DELALLOC;
+	return true;
+}
+
+static void cow_alloc(struct lbs_sim *s, struct extent *e)
+{
+	if (!s->nfree)
+		abort();
+	e->cow_pblk = s->free_stack[--s->nfree];
+	s->refcnt[e->cow_pblk] = 1;
+	e->cow = EXT_UNWRITTEN;
+}
+
+/* xfs_bmapi_convert_delalloc(XFS_COW_FORK): the whole delalloc extent */
+void sim_cow_convert_delalloc(struct lbs_sim *s, uint64_t b)
+{
+	uint64_t lo = b, hi = b;
+
+	while (lo > 0 && s->ext[lo - 1].cow == EXT_DELALLOC)
+		lo--;
+	while (hi + 1 < s->nblocks && s->ext[hi + 1].cow == EXT_DELALLOC)
+		hi++;
+	for (b = lo; b <= hi; b++)
+		cow_alloc(s, &s->ext[b]);
+}
+
+/*
+ * xfs_reflink_end_cow() for block @b: the written COW block replaces the
+ * data fork block whole (its old owner count drops, a delalloc
+ * reservation there is released).
+ */
+void sim_cow_remap(struct lbs_sim *s, uint64_t b)
+{
+	struct extent *e = &s->ext[b];
+
+	if (e->cow != EXT_WRITTEN)
+		return;		/* not written by this ioend: stays */
+	sim_free_block(s, e);
+	e->state = EXT_WRITTEN;
+	e->pblk = e->cow_pblk;
+	e->cow = EXT_HOLE;
+	e->cow_pblk = 0;
+	s->c.cow_blocks++;
+}
+
+/* xfs_reflink_cancel_cow_blocks() over blocks [from_b, to_b) */
+void sim_cow_cancel(struct lbs_sim *s, uint64_t from_b, uint64_t to_b)
+{
+	for (uint64_t b = from_b; b < to_b && b < s->nblocks; b++) {
+		struct extent *e = &s->ext[b];
+
+		if (e->cow == EXT_UNWRITTEN || e->cow == EXT_WRITTEN)
+			put_pblk(s, e->cow_pblk);
+		e->cow = EXT_HOLE;
+		e->cow_pblk = 0;
+	}
 }
 
 /* xfs_bmapi_convert_delalloc(): the whole delalloc extent -> unwritten */
@@ -52,14 +141,14 @@ void sim_shift_extents(struct lbs_sim *s, uint64_t from_b, int64_t nb)
 		for (uint64_t b = from_b; b + d < n; b++)
 			s->ext[b] = s->ext[b + d];
 		for (uint64_t b = n - d; b < n; b++)
-			s->ext[b] = (struct extent){ EXT_HOLE, 0 };
+			s->ext[b] = (struct extent){ 0 };
 	} else {
 		uint64_t d = (uint64_t)nb;
 
 		for (uint64_t b = n; b-- > from_b + d;)
 			s->ext[b] = s->ext[b - d];
 		for (uint64_t b = from_b; b < from_b + d; b++)
-			s->ext[b] = (struct extent){ EXT_HOLE, 0 };
+			s->ext[b] = (struct extent){ 0 };
 	}
 }
 
@@ -74,9 +163,12 @@ void lbs_sim_describe(struct lbs_sim *s, uint64_t pos, char *buf, size_t len)
 		snprintf(order, sizeof(order), " in order-%u folio at page %llu",
 			 f->order, (unsigned long long)f->index);
 	snprintf(buf, len,
-		 "block %llu [%s pblk %u] page %llu [%s%s%s%s%s] i_size %llu i_disk_size %llu",
+		 "block %llu [%s pblk %u%s%s] page %llu [%s%s%s%s%s] i_size %llu i_disk_size %llu",
 		 (unsigned long long)bno_of(s, pos),
 		 e ? sim_ext_names[e->state] : "?", e ? e->pblk : 0,
+		 e && ext_shared(s, e) ? " shared" : "",
+		 e && e->cow ? (e->cow == EXT_DELALLOC ? " cow-delalloc" :
+				" cow-allocated") : "",
 		 (unsigned long long)(pos >> s->pshift),
 		 f ? "cached" : "not cached", order,
 		 (fl & F_UPTODATE) ? " uptodate" : "",

@@ -29,6 +29,7 @@ static const struct {
 	{ "split-gap", LBS_SIM_INJ_SPLIT_GAP },
 	{ "short-copy-no-fill", LBS_SIM_INJ_SHORT_COPY_NO_FILL },
 	{ "short-copy-keep", LBS_SIM_INJ_SHORT_COPY_KEEP },
+	{ "no-copy-around", LBS_SIM_INJ_NO_COPY_AROUND },
 };
 
 unsigned lbs_sim_inject_parse(const char *name)
@@ -43,7 +44,7 @@ const char *lbs_sim_inject_names(void)
 {
 	return "no-zero-around, no-dio-zero, no-wb-round, "
 	       "mark-partial-uptodate, ra-whole-uptodate, split-gap, "
-	       "short-copy-no-fill, short-copy-keep";
+	       "short-copy-no-fill, short-copy-keep, no-copy-around";
 }
 
 static bool pow2(uint64_t v)
@@ -143,7 +144,8 @@ struct lbs_sim *lbs_sim_create(const struct lbs_sim_config *cfg, char *err,
 	s->dev_nblocks = 2 * s->nblocks + 8;
 	s->dev = malloc(s->dev_nblocks << s->blkbits);
 	s->free_stack = malloc(s->dev_nblocks * sizeof(uint32_t));
-	if (!s->ext || !s->dev || !s->free_stack)
+	s->refcnt = calloc(s->dev_nblocks, sizeof(uint32_t));
+	if (!s->ext || !s->dev || !s->free_stack || !s->refcnt)
 		goto oom;
 	for (uint64_t b = 0; b < s->dev_nblocks; b++) {
 		sim_dev_fill_stale(s, b);
@@ -159,6 +161,7 @@ oom:
 		free(s->ext);
 		free(s->dev);
 		free(s->free_stack);
+		free(s->refcnt);
 		free(s);
 	}
 	return NULL;
@@ -174,6 +177,7 @@ void lbs_sim_destroy(struct lbs_sim *s)
 	free(s->ext);
 	free(s->dev);
 	free(s->free_stack);
+	free(s->refcnt);
 	free(s);
 }
 

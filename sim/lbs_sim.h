@@ -43,6 +43,17 @@
  *  - delalloc converts to unwritten at writeback allocation; unwritten
  *    converts to written in whole blocks at I/O completion; i_disk_size
  *    advances at ioend completion to min(ioend end, i_size).
+ *  - shared extents (reflink.c): device blocks have owner counts; every
+ *    file block has a COW fork entry.  A write or fault into a shared
+ *    written block reserves COW blocks over core's lbs_cowextsz_hint()
+ *    window (mkfs's hint of 32 blocks; one block at bs > ps); any block
+ *    the COW fork covers is written to it, copied around from the data
+ *    fork at bs > ps, and remapped whole at I/O completion
+ *    (xfs_reflink_end_cow()), after its post-EOF part is zeroed; a
+ *    shared block is never zeroed in place.  Sub-block O_DIRECT writes
+ *    to a file that has shared blocks fall back to buffered writes.
+ *    Truncate and collapse/insert cancel the COW fork past the cut; a
+ *    crash frees all of it (log recovery).
  */
 #ifndef LBS_SIM_H
 #define LBS_SIM_H
@@ -65,7 +76,10 @@
 #define LBS_SIM_INJ_SHORT_COPY_NO_FILL	(1u << 6)
 /* a short copy keeps what it instantiated past the new EOF */
 #define LBS_SIM_INJ_SHORT_COPY_KEEP	(1u << 7)
-#define LBS_SIM_INJ_ALL			0xffu
+/* a write into part of a COW block leaves the rest of the block to the
+ * COW block's old contents (no copy-around): completion remaps it whole */
+#define LBS_SIM_INJ_NO_COPY_AROUND	(1u << 8)
+#define LBS_SIM_INJ_ALL			0x1ffu
 
 /* parse "no-zero-around" etc.; returns the bit or 0 if unknown */
 unsigned lbs_sim_inject_parse(const char *name);
@@ -85,6 +99,7 @@ struct lbs_sim_config {
 #define LBS_FL_COLLAPSE_RANGE	0x08
 #define LBS_FL_ZERO_RANGE	0x10
 #define LBS_FL_INSERT_RANGE	0x20
+#define LBS_FL_UNSHARE_RANGE	0x40
 
 struct lbs_sim_counters {
 	uint64_t za_calls;		/* writes that needed zero-around */
@@ -114,6 +129,12 @@ struct lbs_sim_counters {
 	uint64_t crashes;
 	uint64_t ra_large_folios;	/* folios of order > 0 readahead made */
 	uint64_t folio_splits;		/* large folios split by truncation */
+	uint64_t remaps;		/* blocks shared by clone/dedupe/copy */
+	uint64_t cow_blocks;		/* COW blocks remapped at completion */
+	uint64_t ca_filled;		/* bytes copy-around read from the
+					   source block (shared data) */
+	uint64_t ca_zeroed;		/* bytes copy-around zeroed (source
+					   hole, unwritten or past EOF) */
 };
 
 struct lbs_sim;
@@ -158,6 +179,37 @@ int lbs_sim_fallocate(struct lbs_sim *sim, int mode, uint64_t pos,
 int lbs_sim_fsync(struct lbs_sim *sim);
 /* [start, end] inclusive, like sync_file_range/fsync ranges */
 int lbs_sim_fsync_range(struct lbs_sim *sim, uint64_t start, uint64_t end);
+/*
+ * Shared extents (reflink, on as mkfs.xfs makes it).  The file is shared
+ * with itself, as fstests' fsx does: the VFS rules (generic_remap_checks())
+ * are the same for two files.
+ * lbs_sim_clone_range(): FICLONERANGE of [@src, @src+@len) to @dst; @len 0
+ *   means to the source's EOF.  @src and @dst must be block-aligned, and
+ *   @len too unless the range ends at EOF (then the EOF block is shared
+ *   whole); the ranges may not overlap; the source range must start
+ *   inside EOF.  0 or -EINVAL.  The destination may lie past EOF: the gap
+ *   is zeroed and the file grows to @dst+@len.
+ * lbs_sim_dedupe_range(): FIDEDUPERANGE, one destination inside EOF: the
+ *   same rules (both ranges inside EOF; an unaligned @len only when both
+ *   end at EOF); shares the blocks only if the bytes are equal.  Returns
+ *   0 (deduped), LBS_SIM_DEDUPE_DIFFERS, or -EINVAL.
+ * lbs_sim_copy_range(): copy_file_range(): any offsets.  As the VFS does
+ *   with REMAP_FILE_CAN_SHORTEN, a block-aligned start clones the whole
+ *   blocks (and the EOF block) and copies the rest through the page
+ *   cache.  Stops at the source's EOF; returns bytes copied or -EINVAL
+ *   (overlap).
+ * fallocate(LBS_FL_UNSHARE_RANGE): xfs_reflink_unshare(): copy the shared
+ *   blocks of the range (rounded by core's lbs_unshare_range()) to COW
+ *   blocks through the page cache and write them back.
+ */
+#define LBS_SIM_DEDUPE_DIFFERS	1
+int lbs_sim_clone_range(struct lbs_sim *sim, uint64_t src, uint64_t dst,
+			uint64_t len);
+int lbs_sim_dedupe_range(struct lbs_sim *sim, uint64_t src, uint64_t dst,
+			 uint64_t len);
+int64_t lbs_sim_copy_range(struct lbs_sim *sim, uint64_t src, uint64_t dst,
+			   uint64_t len);
+
 /* background (WB_SYNC_NONE, nr_to_write = 1) writeback starting at the
  * folio holding @pos, range_cyclic from there; returns folios written */
 int lbs_sim_writeback_folio(struct lbs_sim *sim, uint64_t pos);

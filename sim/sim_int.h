@@ -50,10 +50,21 @@ struct folio {
 	uint8_t *data;
 };
 
+/*
+ * One file block in both forks.  The COW fork (@cow, @cow_pblk) holds
+ * EXT_HOLE (nothing), EXT_DELALLOC (reserved), EXT_UNWRITTEN (allocated,
+ * not yet written) or EXT_WRITTEN (written by the ioend in flight, to be
+ * remapped over the data fork at its completion).
+ */
 struct extent {
 	uint8_t state;
+	uint8_t cow;
 	uint32_t pblk;
+	uint32_t cow_pblk;
 };
+
+/* XFS_DEFAULT_COWEXTSZ_HINT: the COW extent size hint mkfs leaves */
+#define SIM_COWEXTSZ_HINT 32u
 
 struct lbs_sim {
 	uint32_t blkbits, pshift, bs, ps;
@@ -66,6 +77,9 @@ struct lbs_sim {
 	uint8_t *dev;
 	uint32_t *free_stack;
 	uint64_t nfree;
+	uint32_t *refcnt;		/* per device block: owners */
+	bool reflink_inode;		/* XFS_DIFLAG2_REFLINK: set by the
+					   first remap, kept */
 	struct cds_lfht *ht;
 	uint64_t nr_folios;
 	struct folio *retired;
@@ -108,6 +122,20 @@ static inline uint64_t dev_addr(const struct lbs_sim *s, const struct extent *e,
 	/* xfs_fsb_to_db() plus the offset of @pos in its block */
 	return ((uint64_t)e->pblk << s->blkbits) +
 	       (pos - (bno_of(s, pos) << s->blkbits));
+}
+
+/* the same for the block's COW fork block */
+static inline uint64_t cow_addr(const struct lbs_sim *s, const struct extent *e,
+				uint64_t pos)
+{
+	return ((uint64_t)e->cow_pblk << s->blkbits) +
+	       (pos - (bno_of(s, pos) << s->blkbits));
+}
+
+/* a written data fork block with another owner (xfs_bmap_trim_cow()) */
+static inline bool ext_shared(const struct lbs_sim *s, const struct extent *e)
+{
+	return e->state == EXT_WRITTEN && s->refcnt[e->pblk] > 1;
 }
 
 static inline uint64_t fpos_of(const struct lbs_sim *s, const struct folio *f)
@@ -171,6 +199,19 @@ static inline int check_range(struct lbs_sim *s, uint64_t pos, uint64_t len)
 
 /* ---- shared between the files --------------------------------------- */
 
+/*
+ * What the pages around a write are filled from: the source mapping (the
+ * data fork under a COW block, the mapping itself otherwise), whether
+ * this is copy-around (a COW block, counted apart from zero-around), and
+ * the pages of a block not initialised on disk that were not uptodate
+ * before the write (for the independent zero-around count).
+ */
+struct around_src {
+	enum lbs_map_type type;
+	bool is_new, cow;
+	uint32_t need_mask;
+};
+
 struct ioend;
 struct folio *sim_folio_lookup(struct lbs_sim *s, uint64_t index);
 struct folio *sim_folio_get(struct lbs_sim *s, uint64_t index);
@@ -191,6 +232,20 @@ void sim_fill_from_disk(struct lbs_sim *s, struct folio *f, uint32_t off,
 int sim_alloc_block(struct lbs_sim *s, struct extent *e, uint8_t state);
 void sim_free_block(struct lbs_sim *s, struct extent *e);
 void sim_convert_delalloc(struct lbs_sim *s, uint64_t b);
+bool sim_cow_begin(struct lbs_sim *s, uint64_t b);
+void sim_cow_convert_delalloc(struct lbs_sim *s, uint64_t b);
+void sim_cow_remap(struct lbs_sim *s, uint64_t b);
+void sim_cow_cancel(struct lbs_sim *s, uint64_t from_b, uint64_t to_b);
+enum lbs_map_type sim_map_type(uint8_t st);
+bool sim_write_map(struct lbs_sim *s, uint64_t dfrom, uint64_t dto,
+		   struct around_src *src, uint64_t *istart, uint64_t *iend);
+void sim_count_need(struct lbs_sim *s, uint64_t bstart, uint32_t mask,
+		    uint64_t dfrom, uint64_t dto);
+void sim_za_count(struct lbs_sim *s, struct folio *f, uint64_t n);
+void sim_short_copy_fill(struct lbs_sim *s, uint64_t from, uint64_t to,
+			 const struct around_src *src);
+void sim_unshare_pages(struct lbs_sim *s, uint64_t pos, uint64_t end);
+void sim_reflink_unshare(struct lbs_sim *s, uint64_t pos, uint64_t len);
 void sim_shift_extents(struct lbs_sim *s, uint64_t from_b, int64_t nb);
 void sim_zero_post_eof_on_disk(struct lbs_sim *s, uint64_t eof);
 void sim_write_and_wait(struct lbs_sim *s, uint64_t start, uint64_t end);

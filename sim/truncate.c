@@ -83,11 +83,14 @@ int sim_setattr_size(struct lbs_sim *s, uint64_t newsize)
 	    newsize > s->disk_size)
 		sim_write_and_wait(s, s->disk_size, newsize - 1);
 	truncate_setsize(s, newsize);
-	/* xfs_itruncate_extents(): free blocks that start at or past EOF */
+	/* xfs_itruncate_extents(): free blocks that start at or past EOF,
+	 * and when shrinking, their COW fork blocks too */
 	for (uint64_t b = s->nblocks; b-- > 0;) {
 		if ((b << s->blkbits) < newsize)
 			break;
 		sim_free_block(s, &s->ext[b]);
+		if (newsize <= oldsize)
+			sim_cow_cancel(s, b, b + 1);
 	}
 	if (newsize < oldsize)
 		sim_zero_post_eof_on_disk(s, newsize);
@@ -136,6 +139,17 @@ static void alloc_file_space(struct lbs_sim *s, uint64_t pos, uint64_t len)
 	}
 }
 
+/*
+ * xfs_prepare_shift(): write back and drop the cache from @pos to EOF,
+ * then cancel the COW fork there, which would sit at the wrong offsets
+ * after the shift.
+ */
+static void prepare_shift(struct lbs_sim *s, uint64_t pos)
+{
+	sim_flush_unmap(s, pos, s->isize - pos);
+	sim_cow_cancel(s, bno_of(s, pos), s->nblocks);
+}
+
 int lbs_sim_fallocate(struct lbs_sim *s, int mode, uint64_t pos,
 		      uint64_t len)
 {
@@ -173,7 +187,7 @@ int lbs_sim_fallocate(struct lbs_sim *s, int mode, uint64_t pos,
 			return -EINVAL;
 		nsize = s->isize - len;
 		free_file_space(s, pos, len);
-		sim_flush_unmap(s, pos, s->isize - pos);	/* xfs_prepare_shift */
+		prepare_shift(s, pos);
 		sim_shift_extents(s, bno_of(s, pos), -(int64_t)bno_of(s, len));
 		sim_setattr_size(s, nsize);
 		return 0;
@@ -185,13 +199,20 @@ int lbs_sim_fallocate(struct lbs_sim *s, int mode, uint64_t pos,
 		if (s->isize + len > s->max_size)
 			return -EFBIG;
 		sim_setattr_size(s, s->isize + len);
-		sim_flush_unmap(s, pos, s->isize - pos);	/* xfs_prepare_shift */
+		prepare_shift(s, pos);
 		/* the blocks shifted out past max are beyond the new EOF
 		 * and hold nothing after sim_setattr_size() */
 		for (uint64_t b = s->nblocks - bno_of(s, len); b < s->nblocks;
 		     b++)
 			sim_free_block(s, &s->ext[b]);
 		sim_shift_extents(s, bno_of(s, pos), (int64_t)bno_of(s, len));
+		return 0;
+	case LBS_FL_UNSHARE_RANGE:
+		/* xfs_file_fallocate(): unshare, then preallocate */
+		sim_reflink_unshare(s, pos, len);
+		alloc_file_space(s, pos, len);
+		if (!keep && end > s->isize)
+			sim_setattr_size(s, end);
 		return 0;
 	default:
 		return -EOPNOTSUPP;

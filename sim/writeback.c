@@ -21,13 +21,23 @@ void sim_zero_post_eof_on_disk(struct lbs_sim *s, uint64_t eof)
 {
 	uint64_t ppos, plen, p;
 	struct extent *e;
+	bool cow;
 
 	if (s->inject & LBS_SIM_INJ_NO_ZERO_AROUND)
 		return;
 	if (!lbs_post_eof_range(s->blkbits, s->pshift, eof, &ppos, &plen))
 		return;
 	e = ext_at(s, ppos);
-	if (!e || (e->state != EXT_WRITTEN && e->state != EXT_UNWRITTEN))
+	if (!e)
+		return;
+	/*
+	 * A COW block about to replace the EOF block is zeroed first; a
+	 * shared block is never written in place: its bytes past this
+	 * file's EOF are other owners' data.
+	 */
+	cow = e->cow == EXT_WRITTEN;
+	if (!cow && ((e->state != EXT_WRITTEN && e->state != EXT_UNWRITTEN) ||
+		     ext_shared(s, e)))
 		return;
 	s->c.eof_zero_bios++;
 	p = ppos;
@@ -36,16 +46,29 @@ void sim_zero_post_eof_on_disk(struct lbs_sim *s, uint64_t eof)
 		uint32_t sl = lbs_dio_zero_seg_len(s->pshift, (uint32_t)plen,
 						   i);
 
-		memset(s->dev + dev_addr(s, e, p), 0, sl);
+		memset(s->dev + (cow ? cow_addr(s, e, p) : dev_addr(s, e, p)),
+		       0, sl);
 		p += sl;
 	}
 }
 
 struct ioend {
 	uint64_t end;		/* end of the last byte range written */
-	uint64_t *conv;		/* blocks written over unwritten extents */
+	uint64_t *conv;		/* blocks written over unwritten extents
+				   or to the COW fork */
 	size_t nconv, cap;
 };
+
+static void ioend_add_conv(struct ioend *io, uint64_t b)
+{
+	if (io->nconv == io->cap) {
+		io->cap = io->cap ? 2 * io->cap : 64;
+		io->conv = realloc(io->conv, io->cap * sizeof(uint64_t));
+		if (!io->conv)
+			abort();
+	}
+	io->conv[io->nconv++] = b;
+}
 
 /*
  * iomap_do_writepage() + iomap_writepage_map() for one dirty folio: one
@@ -74,6 +97,22 @@ static void writepage(struct lbs_sim *s, struct folio *f, struct ioend *io)
 		if (f->ubits && !unit_uptodate(f, u))
 			continue;
 		e = ext_at(s, upos);
+		if (e && e->cow != EXT_HOLE) {
+			/* xfs_map_blocks(): the COW fork first; submission
+			 * marks the COW block written (xfs_reflink_convert_cow) */
+			if (e->cow == EXT_DELALLOC)
+				sim_cow_convert_delalloc(s, bno_of(s, upos));
+			memcpy(s->dev + cow_addr(s, e, upos),
+			       f->data + u * unit, unit);
+			s->c.dev_writes++;
+			if (e->cow != EXT_WRITTEN) {
+				e->cow = EXT_WRITTEN;
+				ioend_add_conv(io, bno_of(s, upos));
+			}
+			if (upos + unit > io->end)
+				io->end = upos + unit;
+			continue;
+		}
 		if (!e || e->state == EXT_HOLE)
 			continue;
 		if (e->state == EXT_DELALLOC)
@@ -81,30 +120,32 @@ static void writepage(struct lbs_sim *s, struct folio *f, struct ioend *io)
 		memcpy(s->dev + dev_addr(s, e, upos), f->data + u * unit,
 		       unit);
 		s->c.dev_writes++;
-		if (e->state == EXT_UNWRITTEN) {
-			if (io->nconv == io->cap) {
-				io->cap = io->cap ? 2 * io->cap : 64;
-				io->conv = realloc(io->conv,
-						   io->cap * sizeof(uint64_t));
-				if (!io->conv)
-					abort();
-			}
-			io->conv[io->nconv++] = bno_of(s, upos);
-		}
+		if (e->state == EXT_UNWRITTEN)
+			ioend_add_conv(io, bno_of(s, upos));
 		if (upos + unit > io->end)
 			io->end = upos + unit;
 	}
 	fl_clear(f, F_WRITEBACK);
 }
 
-/* xfs_end_ioend(): convert touched blocks whole, then xfs_setfilesize() */
+/*
+ * xfs_end_ioend(): remap written COW blocks whole (xfs_reflink_end_cow()
+ * rounds the ioend out to blocks) or convert touched unwritten blocks
+ * whole, each after the EOF block's post-EOF zeroing, then
+ * xfs_setfilesize().
+ */
 static void ioend_complete(struct lbs_sim *s, struct ioend *io)
 {
 	if (io->nconv)
 		sim_zero_post_eof_on_disk(s, s->isize);
-	for (size_t i = 0; i < io->nconv; i++)
-		if (s->ext[io->conv[i]].state == EXT_UNWRITTEN)
-			s->ext[io->conv[i]].state = EXT_WRITTEN;
+	for (size_t i = 0; i < io->nconv; i++) {
+		struct extent *e = &s->ext[io->conv[i]];
+
+		if (e->cow == EXT_WRITTEN)
+			sim_cow_remap(s, io->conv[i]);
+		else if (e->state == EXT_UNWRITTEN)
+			e->state = EXT_WRITTEN;
+	}
 	if (io->end) {
 		uint64_t ns = io->end < s->isize ? io->end : s->isize;
 
