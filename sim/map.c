@@ -132,6 +132,13 @@ void lbs_sim_map_render(struct lbs_sim *s, FILE *out, uint64_t off,
 		}
 		if (eof_here)
 			fprintf(out, "  <- EOF %" PRIu64, s->isize);
+		/* shared extents: owners of the block, its COW fork block */
+		if (e->state == EXT_WRITTEN && s->refcnt[e->pblk] > 1)
+			fprintf(out, "  shared x%u", s->refcnt[e->pblk]);
+		if (e->cow == EXT_DELALLOC)
+			fprintf(out, "  cow delalloc");
+		else if (e->cow != EXT_HOLE)
+			fprintf(out, "  cow@%u", e->cow_pblk);
 		fputc('\n', out);
 	}
 	if (!eof_drawn)
