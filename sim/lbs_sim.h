@@ -186,13 +186,15 @@ int lbs_sim_fsync_range(struct lbs_sim *sim, uint64_t start, uint64_t end);
  * lbs_sim_clone_range(): FICLONERANGE of [@src, @src+@len) to @dst; @len 0
  *   means to the source's EOF.  @src and @dst must be block-aligned, and
  *   @len too unless the range ends at EOF (then the EOF block is shared
- *   whole); the ranges may not overlap; the source range must start
- *   inside EOF.  0 or -EINVAL.  The destination may lie past EOF: the gap
- *   is zeroed and the file grows to @dst+@len.
- * lbs_sim_dedupe_range(): FIDEDUPERANGE, one destination inside EOF: the
- *   same rules (both ranges inside EOF; an unaligned @len only when both
- *   end at EOF); shares the blocks only if the bytes are equal.  Returns
- *   0 (deduped), LBS_SIM_DEDUPE_DIFFERS, or -EINVAL.
+ *   whole, but only if the destination range ends at or past EOF: no
+ *   partial block lands inside the file); the ranges may not overlap; the
+ *   source range must start inside EOF.  0 or -EINVAL.  The destination
+ *   may lie past EOF: the gap is zeroed and the file grows to @dst+@len.
+ * lbs_sim_dedupe_range(): FIDEDUPERANGE, one destination: both ranges
+ *   inside EOF, block-aligned starts; the length is cut to whole blocks
+ *   (REMAP_FILE_CAN_SHORTEN); shares the blocks only if the bytes are
+ *   equal.  Returns 0 (deduped or nothing to do), LBS_SIM_DEDUPE_DIFFERS,
+ *   or -EINVAL.
  * lbs_sim_copy_range(): copy_file_range(): any offsets.  As the VFS does
  *   with REMAP_FILE_CAN_SHORTEN, a block-aligned start clones the whole
  *   blocks (and the EOF block) and copies the rest through the page

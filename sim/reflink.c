@@ -19,10 +19,10 @@
  * EOF; a range that ends at the source's EOF shares the EOF block whole
  * (for dedupe only if the destination ends at EOF too), any other length
  * must be whole blocks (shortened if the caller allows); no overlap.
- * Sets *len to the bytes remapped and *blen to the blocks' extent.
+ * Sets *len to the bytes to remap.
  */
 static int remap_checks(const struct lbs_sim *s, uint64_t src, uint64_t dst,
-			uint64_t *len, uint64_t *blen, unsigned flags)
+			uint64_t *len, unsigned flags)
 {
 	uint64_t count = *len, bmask = s->bs - 1, bcount;
 
@@ -52,7 +52,6 @@ static int remap_checks(const struct lbs_sim *s, uint64_t src, uint64_t dst,
 	if (count != *len && !(flags & REMAP_CAN_SHORTEN))
 		return -EINVAL;
 	*len = count;
-	*blen = bcount;
 	return 0;
 }
 
@@ -77,38 +76,52 @@ static bool same_bytes(struct lbs_sim *s, uint64_t a, uint64_t b,
 }
 
 /*
- * The remap after the checks: flush both ranges, compare for dedupe,
- * zero from EOF to a destination past it, flush and drop the
- * destination's page cache, then move each block: the destination's old
+ * generic_remap_file_range_prep() after the checks: flush both ranges,
+ * compare for dedupe, then generic_remap_check_len(): a partial EOF block
+ * may not land before the destination's EOF (cut to whole blocks if the
+ * caller may shorten).  Then xfs_reflink_remap_prep() zeroes from EOF to
+ * a destination past it, flushes and drops the destination's page cache,
+ * and xfs_reflink_remap_blocks() moves each block: the destination's old
  * block loses an owner (a delalloc reservation is dropped), a written
  * source block gains one, anything else leaves a hole.  The size grows
  * block by block, logged with the remap (i_disk_size too).
+ * Returns 0 and the bytes remapped in *@len, LBS_SIM_DEDUPE_DIFFERS, or
+ * -errno.
  */
-static int remap(struct lbs_sim *s, uint64_t src, uint64_t dst, uint64_t len,
-		 unsigned flags)
+static int remap(struct lbs_sim *s, uint64_t src, uint64_t dst,
+		 uint64_t *len, unsigned flags)
 {
-	uint64_t blen, sb, db, nb, newsize;
-	int err = remap_checks(s, src, dst, &len, &blen, flags);
+	uint64_t sb, db, nb, newsize, n = *len, bmask = s->bs - 1;
+	int err = remap_checks(s, src, dst, &n, flags);
 
-	if (err || !len)
+	*len = 0;
+	if (err || !n)
 		return err;
-	sim_write_and_wait(s, src, src + len - 1);
-	sim_write_and_wait(s, dst, dst + len - 1);
-	if ((flags & REMAP_DEDUP) && !same_bytes(s, src, dst, len))
+	sim_write_and_wait(s, src, src + n - 1);
+	sim_write_and_wait(s, dst, dst + n - 1);
+	if ((flags & REMAP_DEDUP) && !same_bytes(s, src, dst, n))
 		return LBS_SIM_DEDUPE_DIFFERS;
+	if ((n & bmask) && dst + n < s->isize) {
+		if (!(flags & REMAP_CAN_SHORTEN))
+			return (flags & REMAP_DEDUP) ?
+			       LBS_SIM_DEDUPE_DIFFERS : -EINVAL;
+		n &= ~bmask;
+		if (!n)
+			return 0;
+	}
 	if (dst > s->isize) {		/* xfs_reflink_zero_posteof() */
 		uint64_t old = s->isize;
 
 		sim_zero_range(s, old, dst - old);
-		sim_flush_unmap(s, old, len + dst - old);
+		sim_flush_unmap(s, old, n + dst - old);
 	} else {
-		sim_flush_unmap(s, dst, len);
+		sim_flush_unmap(s, dst, n);
 	}
 	s->reflink_inode = true;
 	sb = bno_of(s, src);
 	db = bno_of(s, dst);
-	nb = blen >> s->blkbits;
-	newsize = dst + len;
+	nb = bno_of(s, n + bmask);	/* XFS_B_TO_FSB() */
+	newsize = dst + n;
 	for (uint64_t i = 0; i < nb; i++) {
 		struct extent *se = &s->ext[sb + i], *de = &s->ext[db + i];
 		uint64_t end = (db + i + 1) << s->blkbits;
@@ -128,6 +141,7 @@ static int remap(struct lbs_sim *s, uint64_t src, uint64_t dst, uint64_t len,
 				s->disk_size = end;
 		}
 	}
+	*len = n;
 	return 0;
 }
 
@@ -135,11 +149,13 @@ int lbs_sim_clone_range(struct lbs_sim *s, uint64_t src, uint64_t dst,
 			uint64_t len)
 {
 	if (!len) {	/* generic_remap_file_range_prep(): to EOF */
-		if (src >= s->isize)
+		if (src == s->isize)
+			return 0;
+		if (src > s->isize)
 			return -EINVAL;
 		len = s->isize - src;
 	}
-	return remap(s, src, dst, len, 0);
+	return remap(s, src, dst, &len, 0);
 }
 
 int lbs_sim_dedupe_range(struct lbs_sim *s, uint64_t src, uint64_t dst,
@@ -147,7 +163,8 @@ int lbs_sim_dedupe_range(struct lbs_sim *s, uint64_t src, uint64_t dst,
 {
 	if (!len)
 		return 0;
-	return remap(s, src, dst, len, REMAP_DEDUP);
+	/* vfs_dedupe_file_range() lets the length be shortened */
+	return remap(s, src, dst, &len, REMAP_DEDUP | REMAP_CAN_SHORTEN);
 }
 
 /*
@@ -173,12 +190,11 @@ int64_t lbs_sim_copy_range(struct lbs_sim *s, uint64_t src, uint64_t dst,
 	if (dst > s->max_size || count > s->max_size - dst)
 		return -EFBIG;
 	while (done < count) {
-		uint64_t n = count - done, blen;
+		uint64_t n = count - done;
 
-		if (remap_checks(s, src + done, dst + done, &n, &blen,
-				 REMAP_CAN_SHORTEN) || !n)
+		if (remap(s, src + done, dst + done, &n, REMAP_CAN_SHORTEN) ||
+		    !n)
 			break;
-		remap(s, src + done, dst + done, n, REMAP_CAN_SHORTEN);
 		done += n;
 	}
 	if (done == count)
