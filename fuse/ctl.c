@@ -47,11 +47,14 @@ static void counters_line(FILE *f, const struct lbs_sim_counters *c)
 		" wb_calls %" PRIu64 " wb_folios %" PRIu64
 		" wb_last_folios %" PRIu64 " wb_max_folios %" PRIu64
 		" dev_writes %" PRIu64 " eof_zero_bios %" PRIu64
-		" crashes %" PRIu64 "\n",
+		" crashes %" PRIu64 " remaps %" PRIu64
+		" cow_blocks %" PRIu64 " ca_filled %" PRIu64
+		" ca_zeroed %" PRIu64 "\n",
 		c->za_calls, c->za_zeroed, c->za_min, c->za_need,
 		c->za_dirtied_uptodate, c->dio_zero_bios, c->dio_zero_segs,
 		c->wb_calls, c->wb_folios, c->wb_last_folios, c->wb_max_folios,
-		c->dev_writes, c->eof_zero_bios, c->crashes);
+		c->dev_writes, c->eof_zero_bios, c->crashes, c->remaps,
+		c->cow_blocks, c->ca_filled, c->ca_zeroed);
 }
 
 static void add(struct lbs_sim_counters *t, const struct lbs_sim_counters *c)

@@ -94,9 +94,10 @@ void node_touch(struct node *n, bool mtime);	/* holds n->lock */
 /* attr.c: struct stat of a node (takes n->lock) */
 void node_stat(struct lbsfs *fs, struct node *n, struct stat *st);
 
-/* ops_ns.c, ops_io.c: the lowlevel operations */
+/* ops_ns.c, ops_io.c, ops_copy.c: the lowlevel operations */
 void lbsfs_ns_ops(struct fuse_lowlevel_ops *ops);
 void lbsfs_io_ops(struct fuse_lowlevel_ops *ops);
+void lbsfs_copy_ops(struct fuse_lowlevel_ops *ops);
 
 /* ctl.c: the .lbs/ nodes */
 void ctl_init(struct lbsfs *fs);

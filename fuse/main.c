@@ -206,6 +206,7 @@ static int run(struct opts *o, struct lbsfs *fs)
 
 	lbsfs_ns_ops(&ops);
 	lbsfs_io_ops(&ops);
+	lbsfs_copy_ops(&ops);
 	/* the kernel checks permissions from our modes */
 	if (asprintf(&mopts, "default_permissions,fsname=lbs-fuse,subtype=lbs%s%s",
 		     o->fuse_opts ? "," : "", o->fuse_opts ? o->fuse_opts : "") < 0)

@@ -13,6 +13,12 @@ struct ofile {
 	struct handle h;	/* fi->fh */
 };
 
+/* fi->fh of an open file */
+static inline struct ofile *of_of(struct fuse_file_info *fi)
+{
+	return handle_entry(handle_of(fi->fh), struct ofile, h);
+}
+
 /* fill fi for @n (O_TRUNC done here: atomic_o_trunc); 0 or an errno */
 int ofile_open(struct lbsfs *fs, struct node *n, struct fuse_file_info *fi);
 

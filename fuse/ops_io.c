@@ -26,11 +26,6 @@ static struct lbsfs *fs_of(fuse_req_t req)
 	return fuse_req_userdata(req);
 }
 
-static struct ofile *of_of(struct fuse_file_info *fi)
-{
-	return handle_entry(handle_of(fi->fh), struct ofile, h);
-}
-
 static void ofile_free(struct handle *h)
 {
 	struct ofile *of = handle_entry(h, struct ofile, h);
