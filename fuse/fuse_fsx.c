@@ -119,6 +119,29 @@ static int f_fallocate(void *p, int mode, uint64_t pos, uint64_t len)
 	return f->in.fallocate(f->in.p, mode, pos, len);
 }
 
+/* FICLONERANGE, FIDEDUPERANGE, copy_file_range(): as the kernel's FUSE
+ * does them (no remap: EOPNOTSUPP, found at open and skipped) */
+static int f_clone(void *p, uint64_t src, uint64_t dst, uint64_t len)
+{
+	struct ffsx *f = p;
+
+	return f->in.clone_range(f->in.p, src, dst, len);
+}
+
+static int f_dedupe(void *p, uint64_t src, uint64_t dst, uint64_t len)
+{
+	struct ffsx *f = p;
+
+	return f->in.dedupe_range(f->in.p, src, dst, len);
+}
+
+static int64_t f_copy(void *p, uint64_t src, uint64_t dst, uint64_t len)
+{
+	struct ffsx *f = p;
+
+	return f->in.copy_range(f->in.p, src, dst, len);
+}
+
 static void f_fsync(void *p, uint64_t opno)
 {
 	struct ffsx *f = p;
@@ -419,6 +442,8 @@ int main(int argc, char **argv)
 	b.dio_read = f_dio_read; b.write = f_write; b.dio_write = f_dio_write;
 	b.mmap_write = f_mmap_write; b.truncate = f_truncate;
 	b.fallocate = f_fallocate; b.fsync = f_fsync;
+	b.clone_range = f_clone; b.dedupe_range = f_dedupe;
+	b.copy_range = f_copy;
 	b.fsync_range = f_fsync_range; b.writeback = f_writeback;
 	b.drop_caches = f_drop; b.crash = f_crash; b.describe = f_describe;
 	b.is_stale_byte = f_stale; b.counters = f_counters;

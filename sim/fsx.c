@@ -2,100 +2,22 @@
 /*
  * fsx-style random campaigns and .fsxops replay, on an op execution
  * backend (fsx_backend.h): the simulator for lbs-sim, a real file for
- * lbs-fsx.  The generator, the oracle and the recorder are the same for
- * both, so the same seed and options give the same op stream.
- * The generator only draws offsets and lengths; alignment of collapse
- * and insert ranges uses st_blksize as fsx does, and st_blksize comes
- * from the backend (from core through the simulator, or fstat()).
+ * lbs-fsx.  The generator (fsx_gen.c), the oracle and the recorder are
+ * the same for both, so the same seed and options give the same op
+ * stream.  Here: the executor with the oracle's expected results, the
+ * .fsxops recorder and replayer, and the runs; the ops that share or copy
+ * within the file are in fsx_remap.c.
  */
 #define _GNU_SOURCE
-#include "fsx.h"
-#include "fsx_backend.h"
-#include "oracle.h"
+#include "fsx_int.h"
 #include "fsxops.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-enum op {
-	OP_READ, OP_WRITE, OP_MAPREAD, OP_MAPWRITE, OP_TRUNCATE,
-	OP_FALLOCATE, OP_PUNCH, OP_ZERO, OP_COLLAPSE, OP_INSERT, OP_FSYNC,
-	OP_DREAD, OP_DWRITE, OP_FSYNC_RANGE, OP_WRITEBACK, OP_DROP,
-	OP_CRASH, OP_WRITE_SHORT, OP_NR
-};
-
-static const char *const op_names[OP_NR] = {
-	"read", "write", "mapread", "mapwrite", "truncate", "fallocate",
-	"punch_hole", "zero_range", "collapse_range", "insert_range", "fsync",
-	"dread", "dwrite", "fsync_range", "writeback", "drop_caches", "crash",
-	"write_short",
-};
-
-_Static_assert(OP_NR == LBS_FSX_NOPS, "LBS_FSX_NOPS is the op count");
-
-/* the default mix, per 1000 */
-static const unsigned op_weight[OP_NR] = {
-	[OP_READ] = 120, [OP_WRITE] = 170, [OP_MAPREAD] = 50,
-	[OP_MAPWRITE] = 80, [OP_TRUNCATE] = 60, [OP_FALLOCATE] = 40,
-	[OP_PUNCH] = 40, [OP_ZERO] = 40, [OP_COLLAPSE] = 25,
-	[OP_INSERT] = 25, [OP_FSYNC] = 25, [OP_DREAD] = 50, [OP_DWRITE] = 70,
-	[OP_FSYNC_RANGE] = 30, [OP_WRITEBACK] = 90, [OP_DROP] = 30,
-	[OP_CRASH] = 15, [OP_WRITE_SHORT] = 40,
-};
-
-struct op_rec {
-	enum op op;
-	uint64_t off, len, arg;	/* arg: fault point, keep_size flag */
-	bool keep;
-	bool noop;		/* set by exec_op(): no effect on the bytes */
-	uint64_t done;		/* set by exec_op(): bytes a write wrote */
-};
-
-struct ctx {
-	const struct lbs_fsx_opts *o;
-	struct fsx_backend *b;
-	struct lbs_oracle *orc;
-	uint64_t max, opsize, opno, rng;
-	/* fsx's testcalls: the op lines (not "skip") logged so far; the
-	 * data of a write is that of test call tc + 1, as fsx replays it */
-	uint64_t tc;
-	unsigned mix[OP_NR];
-	uint64_t mix_total;
-	uint32_t rbdy, wbdy, tbdy;
-	uint8_t *buf, *rbuf;
-	uint32_t bs, stat_bs;
-	FILE *log;
-	uint64_t einval;
-	uint64_t unfaithful;	/* recorded ops fsx would replay otherwise */
-	uint64_t fsx_skipped;	/* replay: ops fsx's own rules skip */
-	uint64_t unsup[LBS_FSX_NFEAT];	/* ops skipped: fs lacks the feature */
-	unsigned unsup_mask;	/* given (--unsupported) or detected */
-	uint64_t crash_skipped;	/* crash on a backend that cannot */
-	uint64_t dio_unaligned_ok;	/* non-strict: fs took unaligned DIO */
-	uint64_t final_sum;
-	bool final_sum_valid;
-	bool trace;
-};
-
-static uint64_t rnd(struct ctx *c)
-{
-	/* splitmix64 */
-	uint64_t z = (c->rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint64_t rnd_below(struct ctx *c, uint64_t n)
-{
-	return n ? rnd(c) % n : 0;
-}
 
 static void fill(struct ctx *c, uint64_t pos, uint64_t len)
 {
@@ -108,8 +30,10 @@ static void report(struct ctx *c, const struct op_rec *r, const char *what,
 	char desc[256];
 
 	fprintf(c->log, "MISMATCH at op %" PRIu64 " (%s 0x%" PRIx64
-		" 0x%" PRIx64 "): %s\n", c->opno, op_names[r->op], r->off,
-		r->len, what);
+		" 0x%" PRIx64, c->opno, fsx_op_names[r->op], r->off, r->len);
+	if (fsx_remap_op(r->op))
+		fprintf(c->log, " to 0x%" PRIx64, r->dst);
+	fprintf(c->log, "): %s\n", what);
 	if (mm->size_bad) {
 		fprintf(c->log, "  size: expected %" PRIu64 "..%" PRIu64
 			", actual %" PRIu64 "\n", mm->size_expected_lo,
@@ -126,18 +50,6 @@ static void report(struct ctx *c, const struct op_rec *r, const char *what,
 		desc);
 }
 
-/* fsx's TRIM_OFF() and TRIM_LEN() */
-static void trim_off(uint64_t *off, uint64_t size)
-{
-	*off = size ? *off % size : 0;
-}
-
-static void trim_len(uint64_t off, uint64_t *len, uint64_t size)
-{
-	if (off + *len > size)
-		*len = size > off ? size - off : 0;
-}
-
 /*
  * What fstests' fsx test() does with a replayed op before it runs it: the
  * same trimming to the file size or the size limit, collapse and insert
@@ -152,31 +64,34 @@ static bool fsx_normalize(const struct ctx *c, struct op_rec *r,
 
 	switch (r->op) {
 	case OP_READ: case OP_MAPREAD:
-		trim_off(&r->off, size);
-		trim_len(r->off, &r->len, size);
+		fsx_trim_off(&r->off, size);
+		fsx_trim_len(r->off, &r->len, size);
 		return r->len && r->off + r->len <= size;
 	case OP_WRITE: case OP_MAPWRITE: case OP_FALLOCATE: case OP_ZERO:
-		trim_off(&r->off, c->max);
-		trim_len(r->off, &r->len, c->max);
+	case OP_UNSHARE:
+		fsx_trim_off(&r->off, c->max);
+		fsx_trim_len(r->off, &r->len, c->max);
 		return r->len != 0;
 	case OP_PUNCH:
-		trim_off(&r->off, size);
-		trim_len(r->off, &r->len, size);
+		fsx_trim_off(&r->off, size);
+		fsx_trim_len(r->off, &r->len, size);
 		return r->len && r->off < size;
 	case OP_COLLAPSE:
 		if (!size)
 			return false;
-		trim_off(&r->off, size - 1);
-		trim_len(r->off, &r->len, size - 1);
+		fsx_trim_off(&r->off, size - 1);
+		fsx_trim_len(r->off, &r->len, size - 1);
 		r->off -= r->off % bsz;
 		r->len -= r->len % bsz;
 		return r->len && r->off + r->len < size;
 	case OP_INSERT:
-		trim_off(&r->off, size);
-		trim_len(size, &r->len, c->max);
+		fsx_trim_off(&r->off, size);
+		fsx_trim_len(size, &r->len, c->max);
 		r->off -= r->off % bsz;
 		r->len -= r->len % bsz;
 		return r->len && size + r->len <= c->max && r->off < size;
+	case OP_CLONE: case OP_DEDUPE: case OP_COPY:
+		return fsx_remap_normalize(c, r, size);
 	default:
 		return true;
 	}
@@ -224,11 +139,13 @@ static bool record(struct ctx *c, const struct op_rec *r, uint64_t fsize)
 		struct op_rec m = n;
 
 		/* record what fsx would do byte for byte on replay; a read
-		 * at or past EOF read nothing: fsx would read elsewhere */
+		 * or punch at or past EOF did nothing: fsx would read or
+		 * punch elsewhere */
 		if (!fsx_normalize(c, &m, fsize) ||
-		    ((n.op == OP_READ || n.op == OP_MAPREAD) && n.off >= fsize))
+		    ((n.op == OP_READ || n.op == OP_MAPREAD ||
+		      n.op == OP_PUNCH) && n.off >= fsize))
 			skip = n.op == OP_READ || n.op == OP_MAPREAD ||
-			       n.op == OP_PUNCH;
+			       n.op == OP_PUNCH || fsx_remap_op(n.op);
 		else if (n.op == OP_READ || n.op == OP_MAPREAD ||
 			 n.op == OP_PUNCH)
 			n = m;
@@ -240,7 +157,12 @@ static bool record(struct ctx *c, const struct op_rec *r, uint64_t fsize)
 			c->unfaithful++;
 		}
 	}
-	name = op_names[n.op];
+	if (fsx_remap_op(n.op) || n.op == OP_UNSHARE) {
+		if (f)
+			fsx_remap_record(f, &n, fsize, skip);
+		return !skip;
+	}
+	name = fsx_op_names[n.op];
 	if (n.op == OP_TRUNCATE) {
 		n.len = n.off;
 		n.off = 0;
@@ -297,13 +219,22 @@ static bool check_whole(struct ctx *c, const struct op_rec *r, bool sum)
 	return true;
 }
 
+bool fsx_bad_result(struct ctx *c, const struct op_rec *r, int64_t err)
+{
+	fprintf(c->log, "MISMATCH at op %" PRIu64 " (%s 0x%" PRIx64 " 0x%"
+		PRIx64, c->opno, fsx_op_names[r->op], r->off, r->len);
+	if (fsx_remap_op(r->op))
+		fprintf(c->log, " to 0x%" PRIx64, r->dst);
+	fprintf(c->log, "): unexpected result %" PRId64 "\n", err);
+	return false;
+}
+
 static bool aligned_for_shift(struct ctx *c, uint64_t off, uint64_t len)
 {
 	/* the oracle's own statement of XFS's rule: whole fs blocks */
 	return off % c->b->shift_align == 0 && len % c->b->shift_align == 0;
 }
 
-/* run one op; returns false on mismatch */
 static int op_feature(enum op op)
 {
 	switch (op) {
@@ -313,12 +244,15 @@ static int op_feature(enum op op)
 	case OP_ZERO: return LBS_FSX_ZERO;
 	case OP_COLLAPSE: return LBS_FSX_COLLAPSE;
 	case OP_INSERT: return LBS_FSX_INSERT;
+	case OP_CLONE: return LBS_FSX_CLONE;
+	case OP_DEDUPE: return LBS_FSX_DEDUPE;
+	case OP_COPY: return LBS_FSX_COPY;
+	case OP_UNSHARE: return LBS_FSX_UNSHARE;
 	default: return -1;
 	}
 }
 
-/* the op's feature is missing (given, or -EOPNOTSUPP now): skip, count */
-static bool unsupported(struct ctx *c, struct op_rec *r, int64_t res)
+bool fsx_unsupported(struct ctx *c, struct op_rec *r, int64_t res)
 {
 	int f = op_feature(r->op);
 
@@ -370,6 +304,7 @@ static bool op_moves_data(enum op op)
 	}
 }
 
+/* run one op; returns false on mismatch */
 static bool exec_op(struct ctx *c, struct op_rec *r)
 {
 	struct lbs_oracle_mismatch mm;
@@ -383,10 +318,10 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 	r->done = r->len;
 	if (c->trace)
 		fprintf(c->log, "op %" PRIu64 ": %s 0x%" PRIx64 " 0x%" PRIx64
-			" arg 0x%" PRIx64 "%s size 0x%" PRIx64 "\n", c->opno,
-			op_names[r->op], r->off, r->len, r->arg,
-			r->keep ? " keep" : "", size);
-	if (unsupported(c, r, 0))
+			" arg 0x%" PRIx64 " dst 0x%" PRIx64 "%s size 0x%" PRIx64
+			"\n", c->opno, fsx_op_names[r->op], r->off, r->len,
+			r->arg, r->dst, r->keep ? " keep" : "", size);
+	if (fsx_unsupported(c, r, 0))
 		return true;
 	if (!r->len && op_moves_data(r->op)) {
 		r->noop = true;		/* fsx: "skipping zero size ..." */
@@ -406,7 +341,7 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 		break;
 	case OP_DREAD:
 		n = b->dio_read(b->p, r->off, r->len, c->rbuf);
-		if (unsupported(c, r, n))
+		if (fsx_unsupported(c, r, n))
 			break;
 		if (dio_einval(c, r, n, size, &bad))
 			break;
@@ -446,7 +381,7 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 	case OP_DWRITE:
 		fill(c, r->off, r->len);
 		n = b->dio_write(b->p, r->off, r->len, c->buf);
-		if (unsupported(c, r, n))
+		if (fsx_unsupported(c, r, n))
 			break;
 		if (dio_einval(c, r, n, size, &bad))
 			break;
@@ -479,7 +414,7 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 	case OP_FALLOCATE:
 		err = b->fallocate(b->p, r->keep ? FSX_FL_KEEP_SIZE : 0,
 				   r->off, r->len);
-		if (unsupported(c, r, err))
+		if (fsx_unsupported(c, r, err))
 			break;
 		if (err)
 			goto bad_err;
@@ -489,7 +424,7 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 	case OP_PUNCH:
 		err = b->fallocate(b->p, FSX_FL_PUNCH_HOLE | FSX_FL_KEEP_SIZE,
 				   r->off, r->len);
-		if (unsupported(c, r, err))
+		if (fsx_unsupported(c, r, err))
 			break;
 		if (err)
 			goto bad_err;
@@ -502,7 +437,7 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 		err = b->fallocate(b->p, FSX_FL_ZERO_RANGE |
 				   (r->keep ? FSX_FL_KEEP_SIZE : 0),
 				   r->off, r->len);
-		if (unsupported(c, r, err))
+		if (fsx_unsupported(c, r, err))
 			break;
 		if (err)
 			goto bad_err;
@@ -522,7 +457,7 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 		err = b->fallocate(b->p, r->op == OP_COLLAPSE ?
 				   FSX_FL_COLLAPSE_RANGE : FSX_FL_INSERT_RANGE,
 				   r->off, r->len);
-		if (unsupported(c, r, err))
+		if (fsx_unsupported(c, r, err))
 			break;
 		if (!ok) {
 			if (err != -EINVAL)
@@ -539,6 +474,8 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 			lbs_oracle_insert(c->orc, r->off, r->len);
 		break;
 	}
+	case OP_CLONE: case OP_DEDUPE: case OP_COPY: case OP_UNSHARE:
+		return fsx_remap_exec(c, r, size);
 	case OP_FSYNC:
 		b->fsync(b->p, c->opno);
 		lbs_oracle_fsync(c->orc);
@@ -581,163 +518,9 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 	}
 	return true;
 bad_errno:
-	err = (int)n;
+	return fsx_bad_result(c, r, n);
 bad_err:
-	mm = (struct lbs_oracle_mismatch){ 0 };
-	fprintf(c->log, "MISMATCH at op %" PRIu64 " (%s 0x%" PRIx64 " 0x%"
-		PRIx64 "): unexpected result %d\n", c->opno, op_names[r->op],
-		r->off, r->len, err);
-	return false;
-}
-
-/*
- * fsx's -R, -W and -Z conversions of a drawn op, and its -r, -w and -t
- * rounding (doread(), dowrite(), domapread(), domapwrite(),
- * dotruncate()): offsets down to the boundary, O_DIRECT lengths too.  A
- * length rounded to 0 makes the op a no-op, logged "skip" as fsx does.
- */
-static void fsx_rules(const struct ctx *c, struct op_rec *r, uint64_t size)
-{
-	const struct lbs_fsx_opts *o = c->o;
-
-	if (r->op == OP_MAPREAD && o->no_mapread)
-		r->op = OP_READ;
-	if (r->op == OP_MAPWRITE && o->no_mapwrite)
-		r->op = OP_WRITE;
-	if (o->direct && r->op == OP_READ)
-		r->op = OP_DREAD;
-	if (o->direct && (r->op == OP_WRITE || r->op == OP_WRITE_SHORT))
-		r->op = OP_DWRITE;	/* no short copy into O_DIRECT */
-	switch (r->op) {
-	case OP_READ: case OP_MAPREAD:
-		r->off -= r->off % c->rbdy;
-		break;
-	case OP_DREAD:
-		if (c->rbdy > 1) {	/* test(): TRIM_OFF_LEN to the size */
-			trim_off(&r->off, size);
-			trim_len(r->off, &r->len, size);
-			r->off -= r->off % c->rbdy;
-			r->len -= r->len % c->rbdy;
-		}
-		break;
-	case OP_WRITE: case OP_MAPWRITE: case OP_WRITE_SHORT:
-		r->off -= r->off % c->wbdy;
-		break;
-	case OP_DWRITE:
-		if (c->wbdy > 1) {
-			r->off -= r->off % c->wbdy;
-			r->len -= r->len % c->wbdy;
-		}
-		break;
-	case OP_TRUNCATE:
-		r->off -= r->off % c->tbdy;
-		break;
-	default:
-		break;
-	}
-}
-
-static void gen_op(struct ctx *c, struct op_rec *r)
-{
-	uint64_t size = c->b->size(c->b->p), w = rnd_below(c, c->mix_total);
-	uint64_t acc = 0;
-	unsigned k;
-
-	memset(r, 0, sizeof(*r));
-	for (k = 0; k < OP_NR; k++) {
-		acc += c->mix[k];
-		if (w < acc)
-			break;
-	}
-	r->op = (enum op)k;
-	r->off = rnd_below(c, c->max);
-	r->len = 1 + rnd_below(c, c->opsize);
-	if (r->off + r->len > c->max)
-		r->len = c->max - r->off;
-	if (!r->len) {
-		r->off = 0;
-		r->len = 1;
-	}
-	switch (r->op) {
-	case OP_READ: case OP_MAPREAD: case OP_MAPWRITE:
-		if (!size && r->op != OP_MAPWRITE) {
-			r->op = OP_WRITE;
-			break;
-		}
-		if (r->op != OP_MAPWRITE) {
-			r->off = rnd_below(c, size);
-			if (r->len > size - r->off)
-				r->len = size - r->off;
-		}
-		break;
-	case OP_DREAD: case OP_DWRITE:
-		if ((r->op == OP_DREAD ? c->rbdy : c->wbdy) > 1)
-			break;			/* fsx_rules() aligns */
-		if (rnd_below(c, 16)) {		/* sector aligned */
-			r->off &= ~(uint64_t)511;
-			r->len = (r->len + 511) & ~(uint64_t)511;
-			if (r->off + r->len > c->max)
-				r->len = (c->max - r->off) & ~(uint64_t)511;
-			if (!r->len) {
-				r->off = 0;
-				r->len = 512;
-			}
-		}
-		break;
-	case OP_TRUNCATE:
-		r->off = rnd_below(c, c->max + 1);
-		r->len = 0;
-		break;
-	case OP_FALLOCATE: case OP_ZERO:
-		r->keep = rnd_below(c, 2);
-		break;
-	case OP_PUNCH:
-		r->keep = true;
-		break;
-	case OP_COLLAPSE: case OP_INSERT:
-		if (rnd_below(c, 8)) {		/* fsx aligns to st_blksize */
-			r->off -= r->off % c->stat_bs;
-			r->len -= r->len % c->stat_bs;
-			if (!r->len)
-				r->len = c->stat_bs;
-			if (r->op == OP_COLLAPSE && size > c->stat_bs &&
-			    r->off + r->len >= size) {
-				r->off = 0;
-				if (r->len >= size)
-					r->len = c->stat_bs;
-			}
-			if (r->op == OP_INSERT && size &&
-			    size + r->len > c->max)
-				r->len = c->stat_bs;
-			if (r->op == OP_INSERT && r->off >= size)
-				r->off = 0;
-		}
-		if (r->op == OP_INSERT && size + r->len > c->max)
-			r->op = OP_FSYNC;
-		break;
-	case OP_FSYNC_RANGE: case OP_WRITEBACK:
-		break;
-	case OP_WRITE_SHORT: {
-		uint64_t ps = c->b->page_size, e;
-
-		if (r->off > size)	/* keep EOF zeroing out of it */
-			r->off = size;
-		if (r->off + r->len > c->max)
-			r->len = c->max - r->off;
-		if (!r->len) {
-			r->op = OP_FSYNC;
-			break;
-		}
-		r->arg = rnd_below(c, r->len);
-		e = r->off + r->arg;
-		if (rnd_below(c, 2) && e - e % ps >= r->off)
-			r->arg = e - e % ps - r->off;	/* at a page start */
-		break;
-	}
-	default:
-		break;
-	}
-	fsx_rules(c, r, size);
+	return fsx_bad_result(c, r, err);
 }
 
 static double now(void)
@@ -768,7 +551,7 @@ static int ctx_init(struct ctx *c, const struct lbs_fsx_opts *o,
 	c->opsize = o->op_size ? o->op_size : 64 * 1024;
 	c->bs = o->block_size;
 	c->stat_bs = b->stat_bs;
-	c->unsup_mask = o->unsupported;
+	c->unsup_mask = o->unsupported | b->unsupported;
 	c->orc = lbs_oracle_new(c->max, (uint32_t)o->seed);
 	if (o->perturb_gendata)
 		lbs_oracle_perturb_gendata(c->orc);
@@ -777,7 +560,7 @@ static int ctx_init(struct ctx *c, const struct lbs_fsx_opts *o,
 	c->tbdy = o->trunc_bdy > 1 ? o->trunc_bdy : 1;
 	for (unsigned k = 0; k < OP_NR; k++)
 		c->mix_total += o->mix[k];
-	memcpy(c->mix, c->mix_total ? o->mix : op_weight, sizeof(c->mix));
+	memcpy(c->mix, c->mix_total ? o->mix : fsx_op_weight, sizeof(c->mix));
 	if (o->no_crash)
 		c->mix[OP_CRASH] = 0;
 	c->mix_total = 0;
@@ -834,7 +617,7 @@ int lbs_fsx_run_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 		uint64_t size = b->size(b->p);
 		bool ok;
 
-		gen_op(&c, &r);
+		fsx_gen_op(&c, &r);
 		ok = exec_op(&c, &r);
 		if (record(&c, &r, size))
 			c.tc++;
@@ -885,6 +668,8 @@ static const struct {
 	{ "fallocate", OP_FALLOCATE }, { "punch_hole", OP_PUNCH },
 	{ "zero_range", OP_ZERO }, { "collapse_range", OP_COLLAPSE },
 	{ "insert_range", OP_INSERT }, { "fsync", OP_FSYNC },
+	{ "clone_range", OP_CLONE }, { "dedupe_range", OP_DEDUPE },
+	{ "copy_range", OP_COPY },
 	/* XFS_IOC_ALLOCSP: fsx models it as a truncate to arg1 */
 	{ "allocsp", OP_TRUNCATE },
 	/* the same bytes as their plain forms: the logged range is the one
@@ -955,14 +740,20 @@ int lbs_fsx_replay_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 			}
 		c.opno++;		/* fsx's testcalls */
 		c.tc = c.opno - 1;	/* this line's writes: test call opno */
-		if (!found) {		/* clone/dedupe/copy/exchange */
+		if (!found) {		/* exchange_range */
 			res->unmodelled++;
 			continue;
 		}
 		r.off = fl.a[0];
 		r.len = fl.a[1];
+		/* fsx's fallocate with FALLOC_FL_UNSHARE_RANGE */
+		if (r.op == OP_FALLOCATE && fl.unshare)
+			r.op = OP_UNSHARE;
+		if (fsx_remap_op(r.op))
+			r.dst = fl.a[2];
 		r.keep = fl.keep_size && (r.op == OP_FALLOCATE ||
-					  r.op == OP_ZERO);
+					  r.op == OP_ZERO ||
+					  r.op == OP_UNSHARE);
 		if (r.op == OP_TRUNCATE) {
 			r.off = fl.a[1];
 			r.len = 0;
@@ -1031,73 +822,21 @@ int lbs_fsx_replay_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 	return rc;
 }
 
-/* ---- op mix --------------------------------------------------------------- */
-
-const char *lbs_fsx_op_name(unsigned k)
-{
-	return k < OP_NR ? op_names[k] : NULL;
-}
-
-int lbs_fsx_mix_parse(const char *s, unsigned mix[LBS_FSX_NOPS], char *err,
-		      size_t errlen)
-{
-	const char *p = s;
-	uint64_t total = 0;
-
-	memset(mix, 0, LBS_FSX_NOPS * sizeof(mix[0]));
-	while (*p) {
-		size_t n = strcspn(p, "=,");
-		unsigned long long v;
-		unsigned k;
-		char *end;
-
-		for (k = 0; k < OP_NR; k++)
-			if (strlen(op_names[k]) == n &&
-			    !strncmp(p, op_names[k], n))
-				break;
-		if (k == OP_NR) {
-			snprintf(err, errlen, "unknown op \"%.*s\" in --ops-mix",
-				 (int)(n > 40 ? 40 : n), p);
-			return -1;
-		}
-		if (p[n] != '=') {
-			snprintf(err, errlen, "--ops-mix: %s needs =WEIGHT",
-				 op_names[k]);
-			return -1;
-		}
-		p += n + 1;
-		errno = 0;
-		v = isdigit((unsigned char)*p) ? strtoull(p, &end, 10) : 0;
-		if (!isdigit((unsigned char)*p) || errno || v > 1000000 ||
-		    (*end && *end != ',')) {
-			snprintf(err, errlen, "--ops-mix: %s: bad weight \"%.*s\""
-				 " (a whole number 0..1000000)", op_names[k],
-				 (int)strcspn(p, ","), p);
-			return -1;
-		}
-		mix[k] = (unsigned)v;
-		total += v;
-		p = *end ? end + 1 : end;
-	}
-	if (!total) {
-		snprintf(err, errlen, "--ops-mix: no op has a weight above 0");
-		return -1;
-	}
-	return 0;
-}
-
 /* ---- shared reporting --------------------------------------------------- */
 
 static const char *const feat_names[LBS_FSX_NFEAT] = {
 	[LBS_FSX_DIO] = "dio", [LBS_FSX_FALLOCATE] = "fallocate",
 	[LBS_FSX_PUNCH] = "punch_hole", [LBS_FSX_ZERO] = "zero_range",
 	[LBS_FSX_COLLAPSE] = "collapse_range", [LBS_FSX_INSERT] = "insert_range",
+	[LBS_FSX_CLONE] = "clone_range", [LBS_FSX_DEDUPE] = "dedupe_range",
+	[LBS_FSX_COPY] = "copy_range", [LBS_FSX_UNSHARE] = "unshare_range",
 };
 
 const char *lbs_fsx_feature_names(void)
 {
 	return "dio, fallocate, punch_hole, zero_range, collapse_range, "
-	       "insert_range";
+	       "insert_range, clone_range, dedupe_range, copy_range, "
+	       "unshare_range";
 }
 
 int lbs_fsx_features_parse(const char *list, unsigned *mask)

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 /* the op kinds of the campaign, for --ops-mix */
-#define LBS_FSX_NOPS 18
+#define LBS_FSX_NOPS 22
 const char *lbs_fsx_op_name(unsigned k);	/* NULL past the last */
 /* "read=2,write=4": weights into @mix (unnamed ops 0); -1 and a message
  * in @err on an unknown name, a bad number or an all-zero mix */
@@ -61,7 +61,8 @@ struct lbs_fsx_opts {
 /* features a filesystem may lack; their ops are skipped and counted */
 enum {
 	LBS_FSX_DIO, LBS_FSX_FALLOCATE, LBS_FSX_PUNCH, LBS_FSX_ZERO,
-	LBS_FSX_COLLAPSE, LBS_FSX_INSERT, LBS_FSX_NFEAT
+	LBS_FSX_COLLAPSE, LBS_FSX_INSERT, LBS_FSX_CLONE, LBS_FSX_DEDUPE,
+	LBS_FSX_COPY, LBS_FSX_UNSHARE, LBS_FSX_NFEAT
 };
 #define LBS_FSX_F(x)	(1u << (x))
 

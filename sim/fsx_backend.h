@@ -24,6 +24,11 @@
 #define FSX_FL_COLLAPSE_RANGE	0x08
 #define FSX_FL_ZERO_RANGE	0x10
 #define FSX_FL_INSERT_RANGE	0x20
+#define FSX_FL_UNSHARE_RANGE	0x40
+
+/* dedupe_range(): the bytes differ, nothing shared (FILE_DEDUPE_RANGE_
+ * DIFFERS, LBS_SIM_DEDUPE_DIFFERS) */
+#define FSX_DEDUPE_DIFFERS	1
 
 struct fsx_backend {
 	void *p;
@@ -33,10 +38,12 @@ struct fsx_backend {
 	uint32_t page_size;	/* short-copy fault points at page starts */
 	/* the execution's rules, for the oracle's expected-EINVAL cases */
 	uint32_t shift_align;	/* collapse/insert: whole fs blocks */
+	uint32_t remap_align;	/* clone/dedupe: the fs block size */
 	uint32_t dio_align;	/* O_DIRECT offset/length alignment */
 	bool dio_strict;	/* unaligned O_DIRECT must fail with EINVAL */
 	bool dio_read_lax;	/* ... but an unaligned read may succeed */
 	bool can_crash;		/* false: crash ops are skipped, counted */
+	unsigned unsupported;	/* LBS_FSX_F(): found missing at setup */
 
 	uint64_t (*size)(void *p);
 	int64_t (*read)(void *p, uint64_t pos, uint64_t len, void *buf);
@@ -51,6 +58,14 @@ struct fsx_backend {
 			      const void *buf);
 	int (*truncate)(void *p, uint64_t size);
 	int (*fallocate)(void *p, int mode, uint64_t pos, uint64_t len);
+	/* within the file, like fstests fsx: FICLONERANGE (0), FIDEDUPERANGE
+	 * (0 or FSX_DEDUPE_DIFFERS), copy_file_range() until done or
+	 * nothing more is copied (bytes copied) */
+	int (*clone_range)(void *p, uint64_t src, uint64_t dst, uint64_t len);
+	int (*dedupe_range)(void *p, uint64_t src, uint64_t dst,
+			    uint64_t len);
+	int64_t (*copy_range)(void *p, uint64_t src, uint64_t dst,
+			      uint64_t len);
 	void (*fsync)(void *p, uint64_t opno);
 	void (*fsync_range)(void *p, uint64_t start, uint64_t end);
 	void (*writeback)(void *p, uint64_t pos);

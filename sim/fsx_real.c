@@ -7,9 +7,11 @@
  * the user buffer against a PROT_NONE page; fallocate modes; ftruncate;
  * fsync/fdatasync, and sync_file_range for range sync and single-page
  * background writeback; drop caches by fsync + POSIX_FADV_DONTNEED (or
- * /proc/sys/vm/drop_caches when asked and root).  A crash is not possible
- * on a real file: the campaign skips and counts it.  Every error is the
- * file system's answer: nothing is retried.
+ * /proc/sys/vm/drop_caches when asked and root); FICLONERANGE,
+ * FIDEDUPERANGE and copy_file_range() within the file.  A crash is not
+ * possible on a real file: the campaign skips and counts it.  Every error
+ * is the file system's answer: nothing is retried (but a short
+ * copy_file_range(), which goes on as fstests fsx does).
  */
 #define _GNU_SOURCE
 #include "fsx_real.h"
@@ -20,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -201,6 +205,108 @@ static int r_fallocate(void *p, int mode, uint64_t pos, uint64_t len)
 	       -errno : 0;
 }
 
+/* fstests fsx's test_*_range(): these say the fs has no such op */
+static bool no_such_op(int e)
+{
+	return e == EOPNOTSUPP || e == ENOTTY || e == ENOSYS || e == EXDEV;
+}
+
+static int r_clone(void *p, uint64_t src, uint64_t dst, uint64_t len)
+{
+	int fd = ((struct real *)p)->fd;
+	struct file_clone_range fcr = {
+		.src_fd = fd, .src_offset = src, .src_length = len,
+		.dest_offset = dst,
+	};
+
+	if (!ioctl(fd, FICLONERANGE, &fcr))
+		return 0;
+	return no_such_op(errno) ? -EOPNOTSUPP : -errno;
+}
+
+static int r_dedupe(void *p, uint64_t src, uint64_t dst, uint64_t len)
+{
+	int fd = ((struct real *)p)->fd, rc;
+	struct file_dedupe_range *fdr = calloc(1, sizeof(*fdr) +
+					       sizeof(fdr->info[0]));
+
+	if (!fdr)
+		abort();
+	fdr->src_offset = src;
+	fdr->src_length = len;
+	fdr->dest_count = 1;
+	fdr->info[0].dest_fd = fd;
+	fdr->info[0].dest_offset = dst;
+	/* errors of the whole call, or of this destination in its status */
+	if (ioctl(fd, FIDEDUPERANGE, fdr))
+		rc = no_such_op(errno) ? -EOPNOTSUPP : -errno;
+	else if (fdr->info[0].status < 0)
+		rc = no_such_op(-fdr->info[0].status) ? -EOPNOTSUPP :
+		     fdr->info[0].status;
+	else if (fdr->info[0].status == FILE_DEDUPE_RANGE_DIFFERS)
+		rc = FSX_DEDUPE_DIFFERS;
+	else
+		rc = 0;
+	free(fdr);
+	return rc;
+}
+
+/* do_copy_range(): again after a short copy, up to 300 EAGAINs; stops
+ * where nothing more is copied (fsx would spin there: past the EOF) */
+static int64_t r_copy(void *p, uint64_t src, uint64_t dst, uint64_t len)
+{
+	int fd = ((struct real *)p)->fd, tries = 0;
+	loff_t o1 = (loff_t)src, o2 = (loff_t)dst;
+	uint64_t done = 0;
+
+	while (done < len) {
+		ssize_t n = copy_file_range(fd, &o1, fd, &o2, len - done, 0);
+
+		if (n < 0 && (errno == EINTR ||
+			      (errno == EAGAIN && tries++ < 300)))
+			continue;
+		if (n < 0 && !done)
+			return no_such_op(errno) ? -EOPNOTSUPP : -errno;
+		if (n <= 0)
+			break;
+		done += (uint64_t)n;
+	}
+	return (int64_t)done;
+}
+
+/*
+ * fstests fsx's probes at start (test_clone_range(), test_dedupe_range(),
+ * test_copy_range(), test_fallocate(UNSHARE)) on the new, empty file:
+ * the ops the file system lacks.  A dedupe of two zero blocks must work:
+ * EINVAL there is an old kernel's "no dedupe".
+ */
+static unsigned probe(struct real *r, uint32_t bs)
+{
+	struct file_clone_range fcr = { .src_fd = r->fd };
+	loff_t o1 = 0, o2 = 1;
+	unsigned miss = 0;
+	int rc;
+
+	if (ioctl(r->fd, FICLONERANGE, &fcr) && no_such_op(errno))
+		miss |= LBS_FSX_F(LBS_FSX_CLONE);
+	if (ftruncate(r->fd, 2 * (off_t)bs))
+		return miss;
+	rc = r_dedupe(r, 0, bs, bs);
+	if (rc == -EOPNOTSUPP || rc == -EINVAL)
+		miss |= LBS_FSX_F(LBS_FSX_DEDUPE);
+	if (ftruncate(r->fd, 0))
+		return miss;
+	if (copy_file_range(r->fd, &o1, r->fd, &o2, 1, 0) < 0 &&
+	    no_such_op(errno))
+		miss |= LBS_FSX_F(LBS_FSX_COPY);
+	if (fallocate(r->fd, FSX_FL_UNSHARE_RANGE, 0, 1) &&
+	    (errno == EOPNOTSUPP || errno == ENOSYS))
+		miss |= LBS_FSX_F(LBS_FSX_UNSHARE);
+	if (ftruncate(r->fd, 0))
+		return miss;
+	return miss;
+}
+
 static void r_fsync(void *p, uint64_t opno)
 {
 	struct real *r = p;
@@ -295,6 +401,9 @@ int fsx_real_open(struct fsx_backend *b, const char *path,
 	}
 	info->st_blksize = (uint32_t)st.st_blksize;
 	info->fs_bsize = (uint32_t)sf.f_bsize;
+	/* fsx's probe uses st_blksize; a multiple of the block too */
+	info->unsupported = probe(r, info->st_blksize > info->fs_bsize ?
+				  info->st_blksize : info->fs_bsize);
 	info->page_size = (uint32_t)r->pg;
 	r->dfd = open(path, O_RDWR | O_DIRECT);
 	if (r->dfd < 0)
@@ -318,6 +427,10 @@ int fsx_real_open(struct fsx_backend *b, const char *path,
 		.p = r, .name = "lbs-fsx",
 		.stat_bs = info->st_blksize, .page_size = info->page_size,
 		.shift_align = info->fs_bsize,
+		/* the fs block (s_blocksize): f_bsize, which st_blksize need
+		 * not be */
+		.remap_align = info->fs_bsize,
+		.unsupported = info->unsupported,
 		.dio_align = info->dio_align, .dio_strict = info->dio_strict,
 		.dio_read_lax = true,	/* iomap: holes, unwritten, EOF */
 		.can_crash = false,
@@ -325,7 +438,9 @@ int fsx_real_open(struct fsx_backend *b, const char *path,
 		.dio_read = r_dio_read, .write = r_write,
 		.dio_write = r_dio_write, .mmap_write = r_mmap_write,
 		.truncate = r_truncate, .fallocate = r_fallocate,
-		.fsync = r_fsync, .fsync_range = r_fsync_range,
+		.clone_range = r_clone, .dedupe_range = r_dedupe,
+		.copy_range = r_copy, .fsync = r_fsync,
+		.fsync_range = r_fsync_range,
 		.writeback = r_writeback, .drop_caches = r_drop,
 		.describe = r_describe, .is_stale_byte = r_stale,
 		.counters = r_counters,

@@ -14,6 +14,7 @@ struct fsx_real_info {
 	uint32_t dio_align;	/* STATX_DIOALIGN offset alignment, or 512 */
 	bool dio_strict;	/* the fs reported an alignment rule */
 	int dio_errno;		/* open(O_DIRECT) failed with this */
+	unsigned unsupported;	/* LBS_FSX_F(): ops the fs lacks (probed) */
 };
 
 /* create/truncate @path; 0 or -1 (message printed) */

@@ -10,6 +10,10 @@
 
 #include <string.h>
 
+_Static_assert(LBS_SIM_DEDUPE_DIFFERS == FSX_DEDUPE_DIFFERS &&
+	       LBS_FL_UNSHARE_RANGE == FSX_FL_UNSHARE_RANGE,
+	       "the simulator's answers are the backend's");
+
 static uint64_t s_size(void *p) { return lbs_sim_size(p); }
 
 static int64_t s_read(void *p, uint64_t pos, uint64_t len, void *buf)
@@ -57,6 +61,21 @@ static int s_fallocate(void *p, int mode, uint64_t pos, uint64_t len)
 {
 	/* FSX_FL_* and LBS_FL_* are both Linux's FALLOC_FL_* values */
 	return lbs_sim_fallocate(p, mode, pos, len);
+}
+
+static int s_clone(void *p, uint64_t src, uint64_t dst, uint64_t len)
+{
+	return lbs_sim_clone_range(p, src, dst, len);
+}
+
+static int s_dedupe(void *p, uint64_t src, uint64_t dst, uint64_t len)
+{
+	return lbs_sim_dedupe_range(p, src, dst, len);
+}
+
+static int64_t s_copy(void *p, uint64_t src, uint64_t dst, uint64_t len)
+{
+	return lbs_sim_copy_range(p, src, dst, len);
 }
 
 static void s_fsync(void *p, uint64_t opno)
@@ -117,6 +136,7 @@ static void sim_backend(struct lbs_sim *sim, const struct lbs_fsx_opts *o,
 		.stat_bs = lbs_sim_stat_blksize(sim),
 		.page_size = lbs_sim_page_size(sim),
 		.shift_align = o->block_size,
+		.remap_align = lbs_sim_block_size(sim),
 		.dio_align = 512, .dio_strict = true,
 		/* XFS 6.1 reads unaligned holes, unwritten extents, EOF */
 		.dio_read_lax = true, .can_crash = true,
@@ -124,7 +144,9 @@ static void sim_backend(struct lbs_sim *sim, const struct lbs_fsx_opts *o,
 		.dio_read = s_dio_read, .write = s_write,
 		.dio_write = s_dio_write, .mmap_write = s_mmap_write,
 		.truncate = s_truncate, .fallocate = s_fallocate,
-		.fsync = s_fsync, .fsync_range = s_fsync_range,
+		.clone_range = s_clone, .dedupe_range = s_dedupe,
+		.copy_range = s_copy, .fsync = s_fsync,
+		.fsync_range = s_fsync_range,
 		.writeback = s_writeback, .drop_caches = s_drop,
 		.crash = s_crash, .describe = s_describe,
 		.is_stale_byte = s_stale, .counters = s_counters,

@@ -12,6 +12,7 @@ typedef uint8_t v16 __attribute__((vector_size(16)));
 struct change {
 	uint64_t pos, len, tc;
 	bool zero;
+	bool copy;		/* clone/copy: the bytes are at data[tc] */
 };
 
 struct lbs_oracle {
@@ -23,6 +24,8 @@ struct lbs_oracle {
 	uint8_t *odd;		/* fsx's original_buf at odd offsets, else 0 */
 	struct change *log;
 	size_t nlog, cap;
+	uint8_t *data;		/* copy changes' bytes, until the log empties */
+	size_t ndata, dcap;
 	uint8_t *ok;			/* scratch for crash checks */
 	bool untracked;		/* lbs_oracle_no_crash(): dur, log unused */
 };
@@ -71,6 +74,7 @@ void lbs_oracle_free(struct lbs_oracle *o)
 	free(o->ok);
 	free(o->odd);
 	free(o->log);
+	free(o->data);
 	free(o);
 }
 
@@ -124,7 +128,32 @@ static void log_add(struct lbs_oracle *o, uint64_t pos, uint64_t len,
 		if (!o->log)
 			abort();
 	}
-	o->log[o->nlog++] = (struct change){ pos, len, tc, zero };
+	o->log[o->nlog++] = (struct change){ pos, len, tc, zero, false };
+}
+
+/* a change to bytes copied from elsewhere: keep the bytes themselves */
+static void log_add_copy(struct lbs_oracle *o, uint64_t pos, uint64_t len)
+{
+	if (o->untracked || !len)
+		return;
+	if (o->ndata + len > o->dcap) {
+		while (o->ndata + len > o->dcap)
+			o->dcap = o->dcap ? 2 * o->dcap : 65536;
+		o->data = realloc(o->data, o->dcap);
+		if (!o->data)
+			abort();
+	}
+	memcpy(o->data + o->ndata, o->cur + pos, len);
+	log_add(o, pos, len, o->ndata, false);
+	o->log[o->nlog - 1].copy = true;
+	o->ndata += len;
+}
+
+/* the log emptied: the copied bytes are no longer needed */
+static void log_reset(struct lbs_oracle *o)
+{
+	o->nlog = 0;
+	o->ndata = 0;
 }
 
 /* forget changes at or above @pos: those bytes are durable or gone */
@@ -196,6 +225,16 @@ void lbs_oracle_zero(struct lbs_oracle *o, uint64_t pos, uint64_t len)
 	log_add(o, pos, len, 0, true);
 }
 
+void lbs_oracle_copy(struct lbs_oracle *o, uint64_t src, uint64_t dst,
+		     uint64_t len)
+{
+	if (dst > o->size)
+		grow(o, dst);
+	memmove(o->cur + dst, o->cur + src, len);
+	log_add_copy(o, dst, len);
+	grow(o, dst + len);
+}
+
 /* a durable size change (truncate, fallocate) */
 void lbs_oracle_set_size(struct lbs_oracle *o, uint64_t size)
 {
@@ -253,7 +292,7 @@ void lbs_oracle_fsync(struct lbs_oracle *o)
 		memcpy(o->dur + o->dlo, o->cur + o->dlo, o->dhi - o->dlo);
 	o->dlo = o->dhi = 0;
 	o->dur_end = o->size;
-	o->nlog = 0;
+	log_reset(o);
 	o->size_lo = o->size_hi = o->size;
 }
 
@@ -332,6 +371,14 @@ bool lbs_oracle_crash(struct lbs_oracle *o, uint64_t size,
 		uint64_t e = c->pos + c->len < size ? c->pos + c->len : size;
 		uint8_t t = (uint8_t)(c->tc % 256);
 
+		if (c->copy) {
+			const uint8_t *d = o->data + c->tc;
+
+			for (uint64_t i = c->pos; i < e; i++)
+				if (buf[i] == d[i - c->pos])
+					o->ok[i] = 1;
+			continue;
+		}
 		for (uint64_t i = c->pos; i < e; i++)
 			if (buf[i] == (c->zero ? 0 : (uint8_t)(t + o->odd[i])))
 				o->ok[i] = 1;
@@ -357,6 +404,6 @@ bool lbs_oracle_crash(struct lbs_oracle *o, uint64_t size,
 	o->dur_end = size;
 	o->size = size;
 	o->size_lo = o->size_hi = size;
-	o->nlog = 0;
+	log_reset(o);
 	return true;
 }

@@ -60,6 +60,11 @@ void lbs_oracle_write(struct lbs_oracle *o, uint64_t pos, uint64_t len,
 void lbs_oracle_write_copy(struct lbs_oracle *o, uint64_t pos, uint64_t len,
 			   uint64_t tc, const uint8_t *data);
 void lbs_oracle_zero(struct lbs_oracle *o, uint64_t pos, uint64_t len);
+/* clone or copy within the file: [src, src+len) to @dst as memmove(),
+ * zeroes from EOF to a @dst past it; a crash may leave the destination's
+ * old or new bytes (and a size up to the new one) */
+void lbs_oracle_copy(struct lbs_oracle *o, uint64_t src, uint64_t dst,
+		     uint64_t len);
 void lbs_oracle_set_size(struct lbs_oracle *o, uint64_t size);
 void lbs_oracle_collapse(struct lbs_oracle *o, uint64_t pos, uint64_t len);
 void lbs_oracle_insert(struct lbs_oracle *o, uint64_t pos, uint64_t len);

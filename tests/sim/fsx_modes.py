@@ -22,6 +22,13 @@
       unaligned O_DIRECT; 0 mismatches and EINVAL counted.  --negative:
       --test-dio-accept-unaligned (the simulator takes them) must be
       caught as an unexpected result (exit 1).
+  fsx_modes.py remapreplay LBS_SIM BS PS SEED [--negative]
+      lbs-sim fsx with clone_range, dedupe_range, copy_range and
+      unshare_range in the mix, --record-ops F --final-sum: each of them
+      recorded as run (not "skip") at least 20 times, and lbs-sim replay F
+      ends with the campaign's final-sum.  Skipped (77) while the
+      simulator lacks them (EOPNOTSUPP).  --negative: the replay with the
+      four ops --unsupported (skipped) must end with another sum.
 """
 import os
 import re
@@ -159,6 +166,61 @@ def mix(sim, spec, names, negative):
     return 0 if ok else fail("expected exactly %s" % sorted(names))
 
 
+REMAP_MIX = ("write=4,mapwrite=1,read=1,truncate=1,punch_hole=1,"
+             "fsync=1,writeback=1,clone_range=2,dedupe_range=2,"
+             "copy_range=2,unshare_range=1")
+REMAP_OPS = ("clone_range", "dedupe_range", "copy_range", "unshare_range")
+
+
+def remapreplay(sim, bs, ps, seed, negative):
+    geo = ["--block-size", bs, "--page-size", ps, "--seed", seed]
+    size = str(max(256 * 1024, 16 * int(bs)))	# lbs_fsx_max_size()
+    with tempfile.TemporaryDirectory() as d:
+        rec = os.path.join(d, "r.fsxops")
+        r = run([sim, "fsx"] + geo + ["--ops", "3000", "--no-crash",
+                                      "--quiet", "--ops-mix", REMAP_MIX,
+                                      "--record-ops", rec, "--final-sum"])
+        m = SUM.search(r.stdout)
+        if r.returncode or not m or ", 0 mismatches;" not in r.stdout:
+            return fail("lbs-sim fsx: exit %d" % r.returncode)
+        lacking = [k for k in REMAP_OPS
+                   if re.search(r"unsupported skipped:.* %s \d" % k,
+                                r.stdout)]
+        if lacking:
+            print("the simulator lacks %s (EOPNOTSUPP): skipped" % lacking)
+            return 77
+        counts = dict.fromkeys(REMAP_OPS, 0)
+        with open(rec) as f:
+            for line in f:
+                w = line.split()
+                if not w or w[0] == "skip" or w[0].startswith("#"):
+                    continue
+                op = "unshare_range" if w[0] == "fallocate" and \
+                    "unshare" in w else w[0]
+                if op in counts:
+                    counts[op] += 1
+        print("recorded as run: %s" % counts)
+        if min(counts.values()) < 20:
+            return fail("too few of an op ran")
+        r2 = run([sim, "replay"] + geo + ["--file-size", size,
+                                          "--final-sum", rec] +
+                 (["--unsupported", ",".join(REMAP_OPS)] if negative
+                  else []))
+        m2 = SUM.search(r2.stdout)
+        if r2.returncode or not m2:
+            return fail("lbs-sim replay: exit %d" % r2.returncode)
+    print("campaign %s, replay %s" % (m.group(0), m2.group(0)))
+    if negative:
+        if m.groups() == m2.groups():
+            return fail("a replay without them gave the same final-sum")
+        print("negative control: the replay sees the ops' bytes")
+        return 0
+    if m.groups() != m2.groups():
+        return fail("the replay ends with other bytes")
+    print("the replay ends with the campaign's bytes")
+    return 0
+
+
 def main(a):
     neg = "--negative" in a
     a = [x for x in a if x != "--negative"]
@@ -170,6 +232,8 @@ def main(a):
         return mix(a[1], a[2], a[3:], neg)
     if a[0] == "einval":
         return einval(a[1], a[2], neg)
+    if a[0] == "remapreplay":
+        return remapreplay(*a[1:5], negative=neg)
     print(__doc__)
     return 2
 
