@@ -234,7 +234,8 @@ void fsx_cli_usage(FILE *f, bool inject)
 		"  --file-size L (max file length) --op-size O (max op length)\n"
 		"  --no-crash --quiet --record-ops F.fsxops --final-sum\n"
 		"  --unsupported LIST   features to skip: %s\n"
-		"  --ops-mix OP=W,...   weights per op; ops left out get 0; ops:\n"
+		"  --ops-mix OP=W,...   weights per op; ops left out get 0 (\"reflink\"\n"
+		"                       first: the default mix plus the remap ops); ops:\n"
 		"                       ",
 		lbs_fsx_feature_names());
 	for (unsigned k = 0; lbs_fsx_op_name(k); k++)

@@ -43,6 +43,11 @@ const unsigned fsx_op_weight[OP_NR] = {
 	[OP_CRASH] = 15, [OP_WRITE_SHORT] = 40,
 };
 
+/* added by --ops-mix reflink: one op in about 16 shares or copies */
+static const unsigned fsx_reflink_weight[OP_NR] = {
+	[OP_CLONE] = 25, [OP_DEDUPE] = 15, [OP_COPY] = 25, [OP_UNSHARE] = 15,
+};
+
 static uint64_t rnd(struct ctx *c)
 {
 	/* splitmix64 */
@@ -225,6 +230,18 @@ int lbs_fsx_mix_parse(const char *s, unsigned mix[LBS_FSX_NOPS], char *err,
 	uint64_t total = 0;
 
 	memset(mix, 0, LBS_FSX_NOPS * sizeof(mix[0]));
+	/*
+	 * "reflink": the default mix plus the remap ops, what fsx does on a
+	 * filesystem that shares blocks (mkfs.xfs's default); OP=W after it
+	 * changes single weights.
+	 */
+	if (!strncmp(p, "reflink", 7) && (!p[7] || p[7] == ',')) {
+		for (unsigned k = 0; k < OP_NR; k++)
+			mix[k] = fsx_op_weight[k] ? fsx_op_weight[k] :
+				 fsx_reflink_weight[k];
+		total = 1;
+		p += p[7] ? 8 : 7;
+	}
 	while (*p) {
 		size_t n = strcspn(p, "=,");
 		unsigned long long v;

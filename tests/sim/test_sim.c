@@ -3,7 +3,7 @@
  * Simulator tests: directed seed scenarios at every bs x ps, large folios
  * (bs <= ps), seeded fsx campaigns, negative controls for each fault
  * knob, and a multithreaded RCU lookup stress test.
- * Usage: test_sim directed|short-copy|large-folios|fsx [N]|
+ * Usage: test_sim directed|short-copy|large-folios|fsx [N]|fsx-reflink [N]|
  *        fsx-large-folios [N]|negative|rcu
  */
 #define _GNU_SOURCE
@@ -680,7 +680,8 @@ static int run_short_copy(void)
 	return bad || failures != 0;
 }
 
-static int run_fsx(uint64_t ops)
+/* @mix: an --ops-mix string, or NULL for the default mix */
+static int run_fsx(uint64_t ops, const char *mix)
 {
 	struct lbs_fsx_result r;
 	int bad = 0;
@@ -690,12 +691,20 @@ static int run_fsx(uint64_t ops)
 			struct lbs_fsx_opts o = { .block_size = bss[i],
 				.page_size = pss[j], .ops = ops,
 				.seed = 100 + i * 10 + j, .quiet = true };
-			int rc = lbs_fsx_run(&o, &r);
+			char err[128];
+			int rc;
 
-			printf("fsx bs=%u ps=%u seed=%" PRIu64 ": %" PRIu64
+			if (mix && lbs_fsx_mix_parse(mix, o.mix, err,
+						     sizeof(err))) {
+				fprintf(stderr, "%s\n", err);
+				return 1;
+			}
+			rc = lbs_fsx_run(&o, &r);
+			printf("fsx%s bs=%u ps=%u seed=%" PRIu64 ": %" PRIu64
 			       " ops, rc %d, zero-around %" PRIu64 "/%" PRIu64
 			       " (core's)/%" PRIu64 " (independent)\n",
-			       o.block_size, o.page_size, o.seed, r.ops_run,
+			       mix ? " reflink" : "", o.block_size,
+			       o.page_size, o.seed, r.ops_run,
 			       rc, r.za_zeroed, r.za_min, r.za_need);
 			bad |= rc != 0 || r.za_zeroed != r.za_min ||
 			       r.za_zeroed != r.za_need;
@@ -738,14 +747,17 @@ static int run_negative(void)
 		const char *knob;
 		uint32_t bs, order;
 		bool by_counter;	/* zeroed != independent minimum */
+		const char *mix;	/* --ops-mix, or NULL */
 	} knobs[] = {
-		{ "no-zero-around", 65536, 0, false },
-		{ "no-dio-zero", 65536, 0, false },
-		{ "no-wb-round", 65536, 0, false },
-		{ "mark-partial-uptodate", 65536, 0, false },
-		{ "ra-whole-uptodate", 4096, 4, false },	/* large folios */
-		{ "short-copy-no-fill", 65536, 0, false },
-		{ "short-copy-keep", 65536, 0, true },
+		{ "no-zero-around", 65536, 0, false, NULL },
+		{ "no-dio-zero", 65536, 0, false, NULL },
+		{ "no-wb-round", 65536, 0, false, NULL },
+		{ "mark-partial-uptodate", 65536, 0, false, NULL },
+		{ "ra-whole-uptodate", 4096, 4, false, NULL },	/* large folios */
+		{ "short-copy-no-fill", 65536, 0, false, NULL },
+		{ "short-copy-keep", 65536, 0, true, NULL },
+		{ "no-copy-around", 65536, 0, false, "reflink" },
+		{ "no-copy-around", 16384, 0, false, "reflink" },
 	};
 	int bad = 0;
 
@@ -759,6 +771,11 @@ static int run_negative(void)
 		char line[256] = "";
 		int rc;
 
+		if (knobs[k].mix && lbs_fsx_mix_parse(knobs[k].mix, o.mix,
+						      line, sizeof(line))) {
+			fprintf(stderr, "%s\n", line);
+			return 1;
+		}
 		o.log = log;
 		rc = lbs_fsx_run(&o, &r);
 		rewind(log);
@@ -1025,7 +1042,11 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "large-folios"))
 		return run_large_folios();
 	if (!strcmp(argv[1], "fsx"))
-		return run_fsx(argc > 2 ? strtoull(argv[2], NULL, 0) : 3000);
+		return run_fsx(argc > 2 ? strtoull(argv[2], NULL, 0) : 3000,
+			       NULL);
+	if (!strcmp(argv[1], "fsx-reflink"))
+		return run_fsx(argc > 2 ? strtoull(argv[2], NULL, 0) : 3000,
+			       "reflink");
 	if (!strcmp(argv[1], "fsx-large-folios"))
 		return run_fsx_large_folios(argc > 2 ?
 					    strtoull(argv[2], NULL, 0) : 3000);
