@@ -13,6 +13,12 @@
 #                           TWIN=KNOB (patched-6.1): the negative control, the
 #                           series plus kernel-glue/selftest-6.1/KNOB.patch,
 #                           results in patched-6.1.KNOB-N/.
+#   make fstests-fsx KERNEL=... BLOCK_SIZE=N [FSX_OPS=100000] [FSX_SEED=1]
+#                [FSX_CAMPAIGNS="buffered-mmap dio eof-pollute"] [TWIN=KNOB]
+#                           fstests' own fsx, not check: each campaign on a
+#                           fresh mkfs.xfs -b size=N (reflink on, so clone,
+#                           dedupe and copy_range on), then xfs_repair -n;
+#                           results in $(BUILD)/fstests/fsx-KERNEL-N/.
 #   make fstests-compare    one table over every KERNEL-N with results, with
 #                           the regressions (patched-6.1 fails where ref-6.12
 #                           passes at that block size, or at 4096 where
@@ -25,7 +31,11 @@ BLOCK_SIZE ?=
 TESTS ?=
 GROUP ?=
 
-.PHONY: fstests fstests-compare
+FSX_OPS ?= 100000
+FSX_SEED ?= 1
+FSX_CAMPAIGNS ?=
+
+.PHONY: fstests fstests-fsx fstests-compare
 
 fstests: deps
 	@LBS_BUILD=$(abspath $(BUILD)) sh tests/fstests/run-fstests.sh \
@@ -33,5 +43,12 @@ fstests: deps
 		$(if $(TESTS),--tests "$(TESTS)") $(if $(GROUP),--group "$(GROUP)") \
 		$(if $(TWIN),--twin "$(TWIN)")
 
+fstests-fsx: deps
+	@LBS_BUILD=$(abspath $(BUILD)) sh tests/fstests/run-fstests.sh \
+		--kernel "$(FSTESTS_KERNEL)" --block-size "$(BLOCK_SIZE)" \
+		--fsx-ops "$(FSX_OPS)" --fsx-seed "$(FSX_SEED)" \
+		$(if $(FSX_CAMPAIGNS),--fsx-campaigns "$(FSX_CAMPAIGNS)") \
+		$(if $(TWIN),--twin "$(TWIN)")
+
 fstests-compare:
-	@python3 tests/fstests/compare.py $(abspath $(BUILD))/fstests
+	@python3 tests/fstests/compare.py $(abspath $(BUILD))/fstests tests/fstests/recorded

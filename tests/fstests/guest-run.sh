@@ -9,7 +9,8 @@
 # SCRATCH_SERIAL, LOGWRITES_SERIAL. Makes what udev and a normal boot would
 # (/dev/fd, /dev/std*, devpts, /dev/shm, /dev/mapper symlinks), the fstests
 # users, local.config, then runs `./check -R xunit` with RESULT_BASE in the
-# run directory (/lbs-results, the host's build/fstests/KERNEL-BS).
+# run directory (/lbs-results, the host's build/fstests/KERNEL-BS), or,
+# when RUN_CONF sets FSX_OPS, fsx campaigns (guest-fsx.sh) instead.
 # Writes /lbs-results/check.rc. Console markers: LBS-FSTESTS: <step>.
 set -u
 conf=$1
@@ -90,6 +91,17 @@ export FSX_AVOID="-0"
 EOF
 say "clock $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)," \
 	"test $test_dev scratch $scratch_dev logwrites $logwrites_dev, bs $BLOCK_SIZE"
+if [ -n "${FSX_OPS:-}" ]; then	# make fstests-fsx: fsx campaigns, not check
+	say "fsx campaigns start uptime $(cut -d' ' -f1 /proc/uptime)"
+	FSTESTS_DIR=$FSTESTS_DIR BLOCK_SIZE=$BLOCK_SIZE FSX_OPS=$FSX_OPS \
+		FSX_SEED=${FSX_SEED:-1} FSX_CAMPAIGNS=${FSX_CAMPAIGNS:-} \
+		bash "$(dirname "$0")/guest-fsx.sh" "$results" "$scratch_dev"
+	rc=$?
+	echo "$rc" >"$results/check.rc"
+	say "fsx campaigns end rc=$rc"
+	sync
+	exit "$rc"
+fi
 say "check start uptime $(cut -d' ' -f1 /proc/uptime)"
 # check's stdout also goes to check.out, free of kernel console messages
 # shellcheck disable=SC2086

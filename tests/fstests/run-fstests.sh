@@ -17,6 +17,12 @@
 #   --twin KNOB     patched-6.1 only: add kernel-glue/selftest-6.1/KNOB.patch
 #                   (a deliberately broken kernel, the negative control);
 #                   label patched-6.1.KNOB, its own worktree and kernel
+##   --fsx-ops N     instead of check: fstests' fsx campaigns of N ops
+#                   (tests/fstests/guest-fsx.sh: buffered+mmap, O_DIRECT,
+#                   -e 1), each on a fresh mkfs; results in
+#                   $LBS_BUILD/fstests/fsx-K-N/ (fsx.tsv, failing
+#                   campaigns' .fsxlog/.fsxops/.fsxgood)
+#   --fsx-seed S    fsx -S (default 1); --fsx-campaigns "LIST" a subset
 #
 # Steps: fstests build (tests/fstests/build-fstests.sh), kernel build
 # (tests/qemu/build-kernel.sh, skipped by stamp) into
@@ -46,7 +52,7 @@ usage() { echo "run-fstests.sh: error: $*" >&2; echo "see: $0 --help" >&2; exit 
 die() { echo "run-fstests.sh: error: $*" >&2; exit 1; }
 say() { echo "run-fstests.sh: $*" >&2; }
 
-kernel="" bs="" tests="" group="" twin=""
+kernel="" bs="" tests="" group="" twin="" fsx_ops="" fsx_seed=1 fsx_campaigns=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) [ $# -ge 2 ] || usage "--kernel needs a value"; kernel=$2; shift 2 ;;
@@ -54,6 +60,9 @@ while [ $# -gt 0 ]; do
 	--tests) [ $# -ge 2 ] || usage "--tests needs a value"; tests=$2; shift 2 ;;
 	--group) [ $# -ge 2 ] || usage "--group needs a value"; group=$2; shift 2 ;;
 	--twin) [ $# -ge 2 ] || usage "--twin needs a value"; twin=$2; shift 2 ;;
+	--fsx-ops) [ $# -ge 2 ] || usage "--fsx-ops needs a value"; fsx_ops=$2; shift 2 ;;
+	--fsx-seed) [ $# -ge 2 ] || usage "--fsx-seed needs a value"; fsx_seed=$2; shift 2 ;;
+	--fsx-campaigns) [ $# -ge 2 ] || usage "--fsx-campaigns needs a value"; fsx_campaigns=$2; shift 2 ;;
 	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '/^[^#]/d; s/^# \{0,1\}//'; exit 0 ;;
 	*) usage "unknown argument '$1'" ;;
 	esac
@@ -82,6 +91,12 @@ if [ -n "$twin" ]; then
 fi
 [ "$kernel" != stock-6.1 ] || [ "$bs" = 4096 ] ||
 	usage "stock-6.1 refuses XFS blocks larger than 4096 at mount: BLOCK_SIZE=4096 only"
+case $fsx_ops$fsx_seed in *[!0-9]*) usage "--fsx-ops and --fsx-seed take numbers" ;; esac
+for c in $fsx_campaigns; do
+	case $c in buffered-mmap | dio | eof-pollute) ;; *) usage "unknown fsx campaign '$c' (buffered-mmap dio eof-pollute)" ;; esac
+done
+[ -z "$fsx_ops" ] || [ -z "$tests$group" ] || usage "--fsx-ops runs fsx campaigns, not TESTS or GROUP"
+[ -z "$fsx_ops" ] || group=none
 [ -z "$tests" ] || [ -z "$group" ] || usage "give TESTS or GROUP, not both"
 [ -n "$tests" ] || [ -n "$group" ] || group=lbs
 for t in $tests; do
@@ -99,6 +114,7 @@ else
 	check_args=$(echo "$tests" | xargs) ntests=$(echo "$tests" | wc -w)
 fi
 label=$name-$bs
+[ -z "$fsx_ops" ] || label=fsx-$label
 run=$BUILD/fstests/$label
 expunge=$ROOT/tests/fstests/expunges/$label.txt
 
@@ -132,6 +148,9 @@ FSTESTS_DIR=$fstests
 BLOCK_SIZE=$bs
 HOST_EPOCH=$(date +%s)
 CHECK_ARGS="$check_args"
+FSX_OPS=$fsx_ops
+FSX_SEED=$fsx_seed
+FSX_CAMPAIGNS="$fsx_campaigns"
 TEST_SERIAL=lbs-test
 SCRATCH_SERIAL=lbs-scratch
 LOGWRITES_SERIAL=lbs-logwrites
@@ -143,12 +162,16 @@ initrd=$("$ROOT/tests/qemu/mkinitramfs.sh" "$BUILD/fstests/initramfs.cpio.gz" "$
 khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
 export LBS_KERNEL_APPEND="${khz:+tsc_early_khz=$khz} tsc=reliable ${LBS_KERNEL_APPEND:-}"
 export LBS_QEMU_MEM="${LBS_QEMU_MEM:-4G}" LBS_QEMU_SMP="${LBS_QEMU_SMP:-2}"
-if [ -n "$ntests" ]; then
+if [ -n "$fsx_ops" ]; then	# about 2 ms an op under TCG, x10 and 3 campaigns
+	export LBS_QEMU_TIMEOUT="${LBS_FSTESTS_TIMEOUT:-$((600 + fsx_ops * 3 / 50))}"
+elif [ -n "$ntests" ]; then
 	export LBS_QEMU_TIMEOUT="${LBS_FSTESTS_TIMEOUT:-$((600 + 1200 * ntests))}"
 else
 	export LBS_QEMU_TIMEOUT="${LBS_FSTESTS_TIMEOUT:-43200}"
 fi
-say "booting $label (timeout ${LBS_QEMU_TIMEOUT}s): check $check_args"
+what="check $check_args"
+[ -z "$fsx_ops" ] || what="fsx campaigns of $fsx_ops ops"
+say "booting $label (timeout ${LBS_QEMU_TIMEOUT}s): $what"
 t0=$(date +%s)
 boot_rc=0
 # shellcheck disable=SC2086
@@ -164,6 +187,18 @@ first=$(tr -d '\r' <"$run/console.log" | sed -n 's/^LBS-FSTESTS: check start upt
 [ -z "$first" ] || say "boot to check start: ${first}s (guest uptime)"
 say "times: kernel ${build_s}s, guest ${boot_s}s (qemu rc $boot_rc), total $(($(date +%s) - t_all))s"
 rc=0
+if [ -n "$fsx_ops" ]; then
+	echo "fsx campaigns, $label (campaign, fsx rc, seconds, xfs_repair -n rc, ops, seed, args):"
+	cat "$run/fsx.tsv" 2>/dev/null
+	rc=$(cat "$run/check.rc" 2>/dev/null || echo 1)
+	[ "$rc" = 0 ] || say "FAIL: an fsx campaign failed or did not finish ($run)"
+	python3 "$ROOT/tests/qemu/ktap-check.py" "$run/console.log" --no-ktap >"$run/kernel-check.txt" 2>&1 || {
+		say "kernel warnings/oops on the console: $run/kernel-check.txt"
+		rc=1
+	}
+	[ "$rc" = 0 ] || exit 1
+	exit 0
+fi
 python3 "$HERE/summarize.py" --run "$run" --expunge "$expunge" --label "$label" \
 	${ntests:+--tests "$tests"} || rc=$?
 if [ ! -f "$run/check.rc" ]; then
