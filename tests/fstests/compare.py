@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One table, test by test, over the fstests runs that have results.
 
-    compare.py BUILD/fstests
+    compare.py BUILD/fstests [RECORDED_DIR]
 
 Reads BUILD/fstests/KERNEL-BS/summary.tsv (written by summarize.py) for
 stock-6.1-4096, patched-6.1-4096, -16384, -65536, ref-6.12-16384, -65536
@@ -9,6 +9,10 @@ stock-6.1-4096, patched-6.1-4096, -16384, -65536, ref-6.12-16384, -65536
 ("pass 12", "FAIL 45", "skip", "-" not run). A regression is a test that
 fails on patched-6.1 at a block size where ref-6.12 passes it, or fails on
 patched-6.1 at 4096 where stock-6.1 passes it.
+RECORDED_DIR (tests/fstests/recorded) holds results of earlier runs,
+KERNEL-BS.tsv in summary.tsv's format ('#' lines say when and how they
+were made); a test's result from this build's run takes precedence, and
+a cell taken from a recorded run ends in "*".
 Exit 1 if there is a regression, 0 otherwise (also when nothing ran).
 """
 
@@ -20,13 +24,15 @@ ORDER = ["stock-6.1-4096", "patched-6.1-4096", "patched-6.1-16384",
 SHORT = {"stock-6.1": "stock", "patched-6.1": "patched", "ref-6.12": "ref"}
 
 
-def load(path):
+def load(path, mark=""):
     res = {}
     with open(path) as f:
         for line in f:
+            if line.startswith("#"):
+                continue
             parts = line.rstrip("\n").split("\t")
             if len(parts) >= 3:
-                res[parts[0]] = (parts[1], parts[2])
+                res[parts[0]] = (parts[1], parts[2] + mark)
     return res
 
 
@@ -55,12 +61,21 @@ def regressions(test, runs):
 
 def main():
     base = sys.argv[1] if len(sys.argv) > 1 else "build/fstests"
+    rec = sys.argv[2] if len(sys.argv) > 2 else None
     runs = {}
-    names = os.listdir(base) if os.path.isdir(base) else []
+    names = [n for n in os.listdir(base) if not n.startswith("fsx-")] \
+        if os.path.isdir(base) else []
+    if rec and os.path.isdir(rec):
+        names += [n[:-4] for n in os.listdir(rec) if n.endswith(".tsv")]
     for label in ORDER + sorted(set(names) - set(ORDER)):
+        res = {}
+        if rec and os.path.exists(os.path.join(rec, label + ".tsv")):
+            res.update(load(os.path.join(rec, label + ".tsv"), "*"))
         p = os.path.join(base, label, "summary.tsv")
         if os.path.exists(p):
-            runs[label] = load(p)
+            res.update(load(p))
+        if res:
+            runs[label] = res
     if not runs:
         print("fstests-compare: no results under %s (run make fstests first)" % base)
         return 0
@@ -76,7 +91,8 @@ def main():
         nreg += bool(why)
         print("%-12s " % t + "".join("%-*s" % (w, cell(runs[label].get(t))) for label in labels)
               + ("REGRESSION: " + "; ".join(why) if why else ""))
-    print("%d tests, %d regressions (cells: result and seconds; - not run)" % (len(tests), nreg))
+    print("%d tests, %d regressions (cells: result and seconds; - not run; "
+          "* from tests/fstests/recorded)" % (len(tests), nreg))
     return 1 if nreg else 0
 
 
