@@ -341,7 +341,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lbs-fuse-fsx [--ops N] [--seed S] [--file-size L] [--op-size O]\n"
-		"                    [--no-crash] [--unsupported LIST] [--quiet] PATH\n"
+		"                    [--no-crash] [--unsupported LIST] [--ops-mix MIX]\n"
+		"                    [--quiet] PATH\n"
 		"PATH: a file in an lbs-fuse mount (created or truncated)\n"
 		"unsupported: %s\n", lbs_fsx_feature_names());
 }
@@ -367,7 +368,7 @@ int main(int argc, char **argv)
 		{ "file-size", 1, NULL, 'l' }, { "op-size", 1, NULL, 'o' },
 		{ "no-crash", 0, NULL, 'C' }, { "unsupported", 1, NULL, 'U' },
 		{ "quiet", 0, NULL, 'q' }, { "help", 0, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+		{ "ops-mix", 1, NULL, 'M' }, { NULL, 0, NULL, 0 }
 	};
 	struct lbs_fsx_opts o = { .ops = 10000, .seed = 1 };
 	struct fsx_real_opts ro = { 0 };
@@ -394,6 +395,15 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'M': {
+			char err[160];
+
+			if (lbs_fsx_mix_parse(optarg, o.mix, err, sizeof(err))) {
+				fprintf(stderr, "lbs-fuse-fsx: %s\n", err);
+				return 2;
+			}
+			break;
+		}
 		case 'C': o.no_crash = true; break;
 		case 'q': o.quiet = true; break;
 		case 'h': usage(stdout); return 0;
