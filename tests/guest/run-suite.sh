@@ -23,7 +23,7 @@
 # with lbs-sim's replay of the same trace.
 VERIFY=${LBS_VERIFY_BIN:-/bin/lbs-verify}
 FSX=${LBS_FSX_BIN:-/bin/lbs-fsx}
-FSX_TESTS="fsx-buffered-mmap fsx-dio fsx-mixed differential"
+FSX_TESTS="fsx-buffered-mmap fsx-dio fsx-mixed fsx-reflink differential"
 
 list() {
 	echo mount
@@ -149,6 +149,8 @@ fsx() { # fsx BS TEST
 	case $t in
 	fsx-buffered-mmap) args="--unsupported dio" ;;
 	fsx-mixed) args="" ;;
+	# clone, dedupe, copy_range and unshare too, as fsx on a reflink fs
+	fsx-reflink) args="--ops-mix reflink" ;;
 	fsx-dio)	# generic/091: -r PSIZE -t BSIZE -w BSIZE -Z -R -W
 		args="-Z -r 4096 -t $bs -w $bs -R -W" ;;
 	esac

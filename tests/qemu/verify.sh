@@ -169,7 +169,7 @@ initrd=$("$HERE/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$ROOT/tests/guest/run-
 
 # ---- boot -------------------------------------------------------------------
 nbs=$(echo "$sizes" | wc -w)
-export LBS_QEMU_TIMEOUT="${LBS_QEMU_TIMEOUT:-$((240 + nbs * (300 + ops / 20)))}"
+export LBS_QEMU_TIMEOUT="${LBS_QEMU_TIMEOUT:-$((240 + nbs * (300 + ops / 15)))}"
 export LBS_QEMU_MEM="${LBS_QEMU_MEM:-1G}"
 say "booting (timeout ${LBS_QEMU_TIMEOUT}s, $nbs block sizes, $ops fsx ops per campaign)"
 t0=$(date +%s)
