@@ -14,7 +14,7 @@
 #                           series plus kernel-glue/selftest-6.1/KNOB.patch,
 #                           results in patched-6.1.KNOB-N/.
 #   make fstests-fsx KERNEL=... BLOCK_SIZE=N [FSX_OPS=100000] [FSX_SEED=1]
-#                [FSX_CAMPAIGNS="buffered-mmap dio eof-pollute"] [TWIN=KNOB]
+#                [FSX_CAMPAIGNS="buffered-mmap dio eof-pollute wide"] [TWIN=KNOB]
 #                           fstests' own fsx, not check: each campaign on a
 #                           fresh mkfs.xfs -b size=N (reflink on, so clone,
 #                           dedupe and copy_range on), then xfs_repair -n;

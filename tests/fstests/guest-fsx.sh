@@ -22,12 +22,16 @@ mnt=/mnt/scratch
 
 # name and fsx arguments; -0: no exchange range (6.1 has none), so every
 # kernel runs the same op streams (as FSX_AVOID in the check runs)
-campaigns="buffered-mmap dio eof-pollute"
+campaigns="buffered-mmap dio eof-pollute wide"
 args_of() {
 	case $1 in
 	buffered-mmap) echo "" ;;
 	dio) echo "-Z -R -W -r 4096 -w 4096 -t 4096" ;;
 	eof-pollute) echo "-e 1" ;;
+	# fsx's defaults (-o 64k, -l 256k) round most clone, dedupe and
+	# copy lengths to nothing at 64k blocks: ops of up to 4 such blocks
+	# in a file of up to 2 MiB share blocks at every block size
+	wide) echo "-o 262144 -l 2097152" ;;
 	*) return 1 ;;
 	esac
 }

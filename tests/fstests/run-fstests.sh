@@ -19,7 +19,7 @@
 #                   label patched-6.1.KNOB, its own worktree and kernel
 ##   --fsx-ops N     instead of check: fstests' fsx campaigns of N ops
 #                   (tests/fstests/guest-fsx.sh: buffered+mmap, O_DIRECT,
-#                   -e 1), each on a fresh mkfs; results in
+#                   -e 1, wide ops), each on a fresh mkfs; results in
 #                   $LBS_BUILD/fstests/fsx-K-N/ (fsx.tsv, failing
 #                   campaigns' .fsxlog/.fsxops/.fsxgood)
 #   --fsx-seed S    fsx -S (default 1); --fsx-campaigns "LIST" a subset
@@ -93,7 +93,7 @@ fi
 	usage "stock-6.1 refuses XFS blocks larger than 4096 at mount: BLOCK_SIZE=4096 only"
 case $fsx_ops$fsx_seed in *[!0-9]*) usage "--fsx-ops and --fsx-seed take numbers" ;; esac
 for c in $fsx_campaigns; do
-	case $c in buffered-mmap | dio | eof-pollute) ;; *) usage "unknown fsx campaign '$c' (buffered-mmap dio eof-pollute)" ;; esac
+	case $c in buffered-mmap | dio | eof-pollute | wide) ;; *) usage "unknown fsx campaign '$c' (buffered-mmap dio eof-pollute wide)" ;; esac
 done
 [ -z "$fsx_ops" ] || [ -z "$tests$group" ] || usage "--fsx-ops runs fsx campaigns, not TESTS or GROUP"
 [ -z "$fsx_ops" ] || group=none
