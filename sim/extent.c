@@ -10,13 +10,52 @@
 const char *const sim_ext_names[] = { "hole", "delalloc", "unwritten",
 					   "written" };
 
-int sim_alloc_block(struct lbs_sim *s, struct extent *e, uint8_t state)
+/* a free device block with one owner */
+static uint32_t pop_pblk(struct lbs_sim *s)
 {
+	uint32_t pblk;
+
 	if (!s->nfree)
 		abort();	/* device sized for every file block twice */
-	e->pblk = s->free_stack[--s->nfree];
+	pblk = s->free_stack[--s->nfree];
+	s->refcnt[pblk] = 1;
+	return pblk;
+}
+
+/* the state of block @b in the data fork or the COW fork */
+static uint8_t fork_state(const struct lbs_sim *s, uint64_t b, bool cow)
+{
+	return cow ? s->ext[b].cow : s->ext[b].state;
+}
+
+/*
+ * xfs_bmapi_convert_delalloc(): the whole delalloc extent around block
+ * @b of the data fork (-> unwritten) or the COW fork (-> allocated)
+ */
+static void convert_delalloc(struct lbs_sim *s, uint64_t b, bool cow)
+{
+	uint64_t lo = b, hi = b;
+
+	while (lo > 0 && fork_state(s, lo - 1, cow) == EXT_DELALLOC)
+		lo--;
+	while (hi + 1 < s->nblocks && fork_state(s, hi + 1, cow) == EXT_DELALLOC)
+		hi++;
+	for (b = lo; b <= hi; b++) {
+		struct extent *e = &s->ext[b];
+
+		if (cow) {
+			e->cow_pblk = pop_pblk(s);
+			e->cow = EXT_UNWRITTEN;
+		} else {
+			sim_alloc_block(s, e, EXT_UNWRITTEN);
+		}
+	}
+}
+
+int sim_alloc_block(struct lbs_sim *s, struct extent *e, uint8_t state)
+{
+	e->pblk = pop_pblk(s);
 	e->state = state;
-	s->refcnt[e->pblk] = 1;
 	return 0;
 }
 
@@ -64,26 +103,10 @@ bool sim_cow_begin(struct lbs_sim *s, uint64_t b)
 	return true;
 }
 
-static void cow_alloc(struct lbs_sim *s, struct extent *e)
-{
-	if (!s->nfree)
-		abort();
-	e->cow_pblk = s->free_stack[--s->nfree];
-	s->refcnt[e->cow_pblk] = 1;
-	e->cow = EXT_UNWRITTEN;
-}
-
 /* xfs_bmapi_convert_delalloc(XFS_COW_FORK): the whole delalloc extent */
 void sim_cow_convert_delalloc(struct lbs_sim *s, uint64_t b)
 {
-	uint64_t lo = b, hi = b;
-
-	while (lo > 0 && s->ext[lo - 1].cow == EXT_DELALLOC)
-		lo--;
-	while (hi + 1 < s->nblocks && s->ext[hi + 1].cow == EXT_DELALLOC)
-		hi++;
-	for (b = lo; b <= hi; b++)
-		cow_alloc(s, &s->ext[b]);
+	convert_delalloc(s, b, true);
 }
 
 /*
@@ -121,14 +144,7 @@ void sim_cow_cancel(struct lbs_sim *s, uint64_t from_b, uint64_t to_b)
 /* xfs_bmapi_convert_delalloc(): the whole delalloc extent -> unwritten */
 void sim_convert_delalloc(struct lbs_sim *s, uint64_t b)
 {
-	uint64_t lo = b, hi = b;
-
-	while (lo > 0 && s->ext[lo - 1].state == EXT_DELALLOC)
-		lo--;
-	while (hi + 1 < s->nblocks && s->ext[hi + 1].state == EXT_DELALLOC)
-		hi++;
-	for (b = lo; b <= hi; b++)
-		sim_alloc_block(s, &s->ext[b], EXT_UNWRITTEN);
+	convert_delalloc(s, b, false);
 }
 
 void sim_shift_extents(struct lbs_sim *s, uint64_t from_b, int64_t nb)
