@@ -22,7 +22,7 @@ import random
 import re
 import sys
 
-from lbsmount import Checks, Mount, need_fuse
+from lbsmount import Checks, Mount, err_of, need_fuse
 
 SIZE = 16 << 20                         # the mount's --size
 PAGE = 4096
@@ -31,14 +31,6 @@ libc.copy_file_range.argtypes = [
     ctypes.c_int, ctypes.POINTER(ctypes.c_int64), ctypes.c_int,
     ctypes.POINTER(ctypes.c_int64), ctypes.c_size_t, ctypes.c_uint]
 libc.copy_file_range.restype = ctypes.c_ssize_t
-
-
-def err_of(fn, *a):
-    try:
-        fn(*a)
-        return 0
-    except OSError as e:
-        return e.errno
 
 
 def cfr(fd_in, off_in, fd_out, off_out, n):

@@ -21,6 +21,15 @@ SKIP = 77
 HANG_S = 1200
 
 
+def err_of(fn, *a):
+    """fn(*a)'s errno, or 0 if it succeeds"""
+    try:
+        fn(*a)
+        return 0
+    except OSError as e:
+        return e.errno
+
+
 def need_fuse():
     if not os.path.exists("/dev/fuse"):
         print("/dev/fuse is absent: skipped")

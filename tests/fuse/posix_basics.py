@@ -11,7 +11,7 @@ import os
 import sys
 import time
 
-from lbsmount import HANG_S, Checks, Mount, need_fuse
+from lbsmount import HANG_S, Checks, Mount, err_of, need_fuse
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_long,
@@ -32,14 +32,6 @@ def wait_for(cond, seconds=HANG_S):
             return False
         time.sleep(0.05)
     return True
-
-
-def err_of(fn, *a):
-    try:
-        fn(*a)
-        return 0
-    except OSError as e:
-        return e.errno
 
 
 def main():
