@@ -569,6 +569,10 @@ static int ctx_init(struct ctx *c, const struct lbs_fsx_opts *o,
 	/* replay never crashes (fsx has no crash op) */
 	if (!b->can_crash || !c->mix[OP_CRASH] || replay)
 		lbs_oracle_no_crash(c->orc);
+	else if (b->crash_lazy_meta)
+		lbs_oracle_lazy_meta(c->orc);
+	else if (b->crash_lazy_truncate)
+		lbs_oracle_lazy_truncate(c->orc);
 	if (!c->mix_total) {
 		fprintf(stderr, "%s: the op mix has no op left\n", b->name);
 		lbs_oracle_free(c->orc);

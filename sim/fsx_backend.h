@@ -43,6 +43,11 @@ struct fsx_backend {
 	bool dio_strict;	/* unaligned O_DIRECT must fail with EINVAL */
 	bool dio_read_lax;	/* ... but an unaligned read may succeed */
 	bool can_crash;		/* false: crash ops are skipped, counted */
+	/* a crash may lose metadata changes not yet fsynced (a log that
+	 * was not flushed): lbs_oracle_lazy_meta() */
+	bool crash_lazy_meta;
+	/* ... or only the zeroes of a truncate: lbs_oracle_lazy_truncate() */
+	bool crash_lazy_truncate;
 	unsigned unsupported;	/* LBS_FSX_F(): found missing at setup */
 
 	uint64_t (*size)(void *p);

@@ -8,13 +8,15 @@
  * fsync/fdatasync, and sync_file_range for range sync and single-page
  * background writeback; drop caches by fsync + POSIX_FADV_DONTNEED (or
  * /proc/sys/vm/drop_caches when asked and root); FICLONERANGE,
- * FIDEDUPERANGE and copy_file_range() within the file.  A crash is not
- * possible on a real file: the campaign skips and counts it.  Every error
+ * FIDEDUPERANGE and copy_file_range() within the file.  A crash is an
+ * XFS shutdown, unmount and mount when asked (fsx_shutdown.c), else not
+ * possible: the campaign skips and counts it.  Every error
  * is the file system's answer: nothing is retried (but a short
  * copy_file_range(), which goes on as fstests fsx does).
  */
 #define _GNU_SOURCE
 #include "fsx_real.h"
+#include "fsx_shutdown.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +44,12 @@ struct real {
 	size_t fault_len;	/* readable bytes */
 	bool global_drop;
 	uint64_t drops;
+	int crash_mode;		/* FSX_CRASH_* */
+	uint64_t crashes;
+	struct fsx_mount mount;
+	char path[4096];
+	char stale[64];		/* the device's fill pattern, or "" */
+	size_t stale_len;
 };
 
 static uint64_t r_size(void *p)
@@ -364,15 +372,74 @@ static void r_describe(void *p, uint64_t off, char *buf, size_t n)
 		 "a hole up to EOF" : "a hole", r_size(p));
 }
 
+/* the pattern repeats with a period that divides the block size, so a
+ * file offset and the device offset it maps to agree modulo it */
 static bool r_stale(void *p, uint64_t off, uint8_t v)
 {
-	(void)p, (void)off, (void)v;
-	return false;		/* no known stale pattern on a real device */
+	struct real *r = p;
+
+	return r->stale_len && r->stale[off % r->stale_len] == (char)v;
+}
+
+static int open_dio(struct real *r)
+{
+	r->dfd = open(r->path, O_RDWR | O_DIRECT);
+	return r->dfd < 0 ? errno : 0;
+}
+
+/* shut down, unmount, mount, reopen: a failure here is the filesystem's */
+static void r_crash(void *p)
+{
+	struct real *r = p;
+
+	if (fsx_shutdown(r->fd, r->crash_mode == FSX_CRASH_LOGFLUSH))
+		exit(1);
+	if (r->dfd >= 0)
+		close(r->dfd);
+	close(r->fd);
+	if (fsx_remount(&r->mount))
+		exit(1);
+	r->fd = open(r->path, O_RDWR);
+	if (r->fd < 0) {
+		fprintf(stderr, "lbs-fsx: %s after the shutdown and log "
+			"recovery: %s\n", r->path, strerror(errno));
+		exit(1);
+	}
+	open_dio(r);
+	r->crashes++;
 }
 
 static void r_counters(void *p, struct lbs_fsx_result *res)
 {
-	(void)p, (void)res;
+	res->crashes = ((struct real *)p)->crashes;
+}
+
+/* the file (and its name) must survive the first crash */
+static int crash_setup(struct real *r, const char *path)
+{
+	char dir[4096], *slash;
+	int dfd;
+
+	if (fsx_mount_of(path, &r->mount))
+		return -1;
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash == dir)
+		slash[1] = 0;
+	else if (slash)
+		*slash = 0;
+	else
+		snprintf(dir, sizeof(dir), ".");
+	dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (fsync(r->fd) || dfd < 0 || fsync(dfd)) {
+		fprintf(stderr, "lbs-fsx: fsync of %s and its directory: %s\n",
+			path, strerror(errno));
+		if (dfd >= 0)
+			close(dfd);
+		return -1;
+	}
+	close(dfd);
+	return 0;
 }
 
 int fsx_real_open(struct fsx_backend *b, const char *path,
@@ -391,6 +458,12 @@ int fsx_real_open(struct fsx_backend *b, const char *path,
 	r->dfd = -1;
 	r->pg = (uint64_t)sysconf(_SC_PAGESIZE);
 	r->global_drop = ro->global_drop;
+	r->crash_mode = ro->crash_mode;
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	if (ro->stale_pattern) {
+		snprintf(r->stale, sizeof(r->stale), "%s", ro->stale_pattern);
+		r->stale_len = strlen(r->stale);
+	}
 	r->fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (r->fd < 0 || fstat(r->fd, &st) || fstatfs(r->fd, &sf)) {
 		fprintf(stderr, "lbs-fsx: %s: %s\n", path, strerror(errno));
@@ -404,10 +477,17 @@ int fsx_real_open(struct fsx_backend *b, const char *path,
 	/* fsx's probe uses st_blksize; a multiple of the block too */
 	info->unsupported = probe(r, info->st_blksize > info->fs_bsize ?
 				  info->st_blksize : info->fs_bsize);
+	/* the oracle cannot bound a lost extent shift (lbs_oracle_lazy_meta) */
+	if (r->crash_mode == FSX_CRASH_NOLOGFLUSH)
+		info->unsupported |= LBS_FSX_F(LBS_FSX_COLLAPSE) |
+				     LBS_FSX_F(LBS_FSX_INSERT);
 	info->page_size = (uint32_t)r->pg;
-	r->dfd = open(path, O_RDWR | O_DIRECT);
-	if (r->dfd < 0)
-		info->dio_errno = errno;	/* EINVAL: no O_DIRECT */
+	if (r->crash_mode && crash_setup(r, path)) {
+		close(r->fd);
+		free(r);
+		return -1;
+	}
+	info->dio_errno = open_dio(r);	/* EINVAL: no O_DIRECT */
 	info->dio_align = 512;
 	if (r->dfd >= 0 && !statx(r->dfd, "", AT_EMPTY_PATH, STATX_DIOALIGN,
 				  &sx) && (sx.stx_mask & STATX_DIOALIGN) &&
@@ -433,7 +513,9 @@ int fsx_real_open(struct fsx_backend *b, const char *path,
 		.unsupported = info->unsupported,
 		.dio_align = info->dio_align, .dio_strict = info->dio_strict,
 		.dio_read_lax = true,	/* iomap: holes, unwritten, EOF */
-		.can_crash = false,
+		.can_crash = r->crash_mode != FSX_CRASH_NONE,
+		.crash_lazy_meta = r->crash_mode == FSX_CRASH_NOLOGFLUSH,
+		.crash_lazy_truncate = r->crash_mode == FSX_CRASH_LOGFLUSH,
 		.size = r_size, .read = r_read, .map_read = r_map_read,
 		.dio_read = r_dio_read, .write = r_write,
 		.dio_write = r_dio_write, .mmap_write = r_mmap_write,
@@ -443,7 +525,7 @@ int fsx_real_open(struct fsx_backend *b, const char *path,
 		.fsync_range = r_fsync_range,
 		.writeback = r_writeback, .drop_caches = r_drop,
 		.describe = r_describe, .is_stale_byte = r_stale,
-		.counters = r_counters,
+		.crash = r_crash, .counters = r_counters,
 	};
 	return 0;
 }

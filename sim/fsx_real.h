@@ -5,8 +5,14 @@
 
 #include "fsx_backend.h"
 
+/* a crash op: not possible, or an XFS shutdown with or without a log
+ * flush, then unmount and mount */
+enum { FSX_CRASH_NONE, FSX_CRASH_LOGFLUSH, FSX_CRASH_NOLOGFLUSH };
+
 struct fsx_real_opts {
 	bool global_drop;	/* also write 3 to /proc/sys/vm/drop_caches */
+	int crash_mode;		/* FSX_CRASH_* */
+	const char *stale_pattern;	/* the device's fill, for reports */
 };
 
 struct fsx_real_info {

@@ -8,7 +8,11 @@
  * options give lbs-sim fsx's op stream (B and P default to the file's
  * filesystem block size and the system page size; the generator's
  * st_blksize is the file's).  A crash is not possible on a real file:
- * crash ops are skipped and counted.  Features the filesystem lacks
+ * crash ops are skipped and counted, unless --crash-shutdown makes it an
+ * XFS shutdown (log flushed or not), unmount and mount, as root, the
+ * file alone on that filesystem's open descriptors.  --stale-pattern
+ * names the device's fill before mkfs, so that a report says which
+ * bad bytes are stale.  Features the filesystem lacks
  * (EOPNOTSUPP) are skipped and counted, as lbs-sim --unsupported.
  * Exit: 0 clean, 1 mismatch, 2 usage or input error.
  */
@@ -23,7 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { T_REPLAY = FSX_CLI_TOOL, T_GLOBAL_DROP };
+enum { T_REPLAY = FSX_CLI_TOOL, T_GLOBAL_DROP, T_CRASH, T_STALE };
 
 struct tool {
 	const char *replay;
@@ -33,9 +37,23 @@ struct tool {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: lbs-fsx [options] [--drop-caches-global] PATH\n"
+		"usage: lbs-fsx [options] [--drop-caches-global]\n"
+		"               [--crash-shutdown logflush|nologflush]\n"
+		"               [--stale-pattern STR] PATH\n"
 		"       lbs-fsx --replay F.fsxops [options] PATH\n");
 	fsx_cli_usage(f, false);
+}
+
+/* "\\n" in a pattern given on the command line is a newline */
+static const char *unescape_nl(const char *s)
+{
+	static char buf[64];
+	size_t n = 0;
+
+	for (; *s && n + 1 < sizeof(buf); s++)
+		buf[n++] = s[0] == '\\' && s[1] == 'n' ? (s++, '\n') : *s;
+	buf[n] = 0;
+	return buf;
 }
 
 static int tool_opt(void *arg, int val, const char *optarg)
@@ -46,8 +64,21 @@ static int tool_opt(void *arg, int val, const char *optarg)
 		t->replay = optarg;
 	else if (val == T_GLOBAL_DROP)
 		t->ro.global_drop = true;
-	else
+	else if (val == T_CRASH && !strcmp(optarg, "logflush"))
+		t->ro.crash_mode = FSX_CRASH_LOGFLUSH;
+	else if (val == T_CRASH && !strcmp(optarg, "nologflush"))
+		t->ro.crash_mode = FSX_CRASH_NOLOGFLUSH;
+	else if (val == T_STALE && *optarg)
+		t->ro.stale_pattern = unescape_nl(optarg);
+	else if (val == T_CRASH || val == T_STALE) {
+		fprintf(stderr, "lbs-fsx: --%s %s: %s\n", val == T_CRASH ?
+			"crash-shutdown" : "stale-pattern", optarg,
+			val == T_CRASH ? "logflush or nologflush" :
+			"an empty pattern");
+		return 2;
+	} else {
 		return -1;
+	}
 	return 0;
 }
 
@@ -71,7 +102,8 @@ static int replay(struct fsx_cli *cli, struct fsx_backend *b,
 }
 
 static int campaign(struct fsx_cli *cli, struct fsx_backend *b,
-		    const struct fsx_real_info *info, const char *path)
+		    const struct fsx_real_info *info, const struct tool *t,
+		    const char *path)
 {
 	struct lbs_fsx_opts *o = &cli->o;
 	struct lbs_fsx_result r;
@@ -86,14 +118,21 @@ static int campaign(struct fsx_cli *cli, struct fsx_backend *b,
 		return 2;
 	printf("lbs-fsx %s bs=%u ps=%u seed=%" PRIu64 ": %" PRIu64
 	       " ops in %.2fs (%.0f ops/s), %s; st_blksize %u, O_DIRECT "
-	       "align %u%s, %" PRIu64 " EINVAL, %" PRIu64 " crash skipped (not "
-	       "possible on a real file), %" PRIu64 " unaligned O_DIRECT "
-	       "accepted by the fs",
+	       "align %u%s, %" PRIu64 " EINVAL, ",
 	       path, o->block_size, o->page_size, o->seed, r.ops_run,
 	       r.seconds, r.seconds > 0 ? r.ops_run / r.seconds : 0.0,
 	       rc ? "1 MISMATCH" : "0 mismatches", info->st_blksize,
 	       info->dio_align, info->dio_strict ? "" : " (not enforced)",
-	       r.einval, r.crash_skipped, r.dio_unaligned_ok);
+	       r.einval);
+	if (t->ro.crash_mode)
+		printf("%" PRIu64 " crashes (XFS shutdown, log %s, remount)",
+		       r.crashes, t->ro.crash_mode == FSX_CRASH_LOGFLUSH ?
+		       "flushed" : "not flushed");
+	else
+		printf("%" PRIu64 " crash skipped (not possible on a real "
+		       "file)", r.crash_skipped);
+	printf(", %" PRIu64 " unaligned O_DIRECT accepted by the fs",
+	       r.dio_unaligned_ok);
 	lbs_fsx_print_tail(stdout, &r, cli->final_sum);
 	return rc;
 }
@@ -103,6 +142,8 @@ int main(int argc, char **argv)
 	static const struct option topts[] = {
 		{ "replay", 1, NULL, T_REPLAY },
 		{ "drop-caches-global", 0, NULL, T_GLOBAL_DROP },
+		{ "crash-shutdown", 1, NULL, T_CRASH },
+		{ "stale-pattern", 1, NULL, T_STALE },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tool t = { 0 };
@@ -161,7 +202,7 @@ int main(int argc, char **argv)
 			"unsupported, skipped\n", path, strerror(info.dio_errno));
 	o->progress = !o->quiet && isatty(2);
 	rc = t.replay ? replay(&cli, &b, t.replay, path) :
-			campaign(&cli, &b, &info, path);
+			campaign(&cli, &b, &info, &t, path);
 	fsx_real_close(&b);
 	return rc;
 }

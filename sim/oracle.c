@@ -28,6 +28,11 @@ struct lbs_oracle {
 	size_t ndata, dcap;
 	uint8_t *ok;			/* scratch for crash checks */
 	bool untracked;		/* lbs_oracle_no_crash(): dur, log unused */
+	bool lazy;		/* lbs_oracle_lazy_meta() */
+	bool lazy_trunc;	/* lbs_oracle_lazy_truncate() */
+	/* lazy_trunc: per offset, a bit for each value the bytes past EOF
+	 * on disk may hold there (values that went past EOF unflushed) */
+	uint8_t (*ghost)[32];
 };
 
 struct lbs_oracle *lbs_oracle_new(uint64_t max, uint32_t seed)
@@ -59,6 +64,68 @@ void lbs_oracle_no_crash(struct lbs_oracle *o)
 	o->untracked = true;
 }
 
+void lbs_oracle_lazy_truncate(struct lbs_oracle *o)
+{
+	o->lazy_trunc = true;
+	if (!o->ghost) {
+		o->ghost = calloc(o->max + 1, sizeof(*o->ghost));
+		if (!o->ghost)
+			abort();
+	}
+}
+
+void lbs_oracle_lazy_meta(struct lbs_oracle *o)
+{
+	o->lazy = true;
+	lbs_oracle_lazy_truncate(o);
+}
+
+static void ghost_add(struct lbs_oracle *o, uint64_t i, uint8_t v)
+{
+	o->ghost[i][v >> 3] |= (uint8_t)(1u << (v & 7));
+}
+
+static bool ghost_has(const struct lbs_oracle *o, uint64_t i, uint8_t v)
+{
+	return o->ghost && (o->ghost[i][v >> 3] >> (v & 7) & 1);
+}
+
+static void change_values_to_ghost(struct lbs_oracle *o, uint64_t from,
+				   uint64_t to);
+
+/*
+ * [from, to) goes past EOF without its zeroes reaching the disk: the
+ * disk may keep any value those bytes could have had, and show it once
+ * the file grows back over them
+ */
+static void to_ghost(struct lbs_oracle *o, uint64_t from, uint64_t to)
+{
+	if (!o->ghost || o->untracked)
+		return;
+	for (uint64_t i = from; i < to; i++) {
+		ghost_add(o, i, o->cur[i]);
+		ghost_add(o, i, o->dur[i]);
+	}
+	change_values_to_ghost(o, from, to);
+}
+
+/* bytes below a known size: whatever was past EOF there is gone */
+static void ghost_clear_below(struct lbs_oracle *o, uint64_t size)
+{
+	if (o->ghost)
+		memset(o->ghost, 0, size * sizeof(*o->ghost));
+}
+
+/* lazy metadata: a size change may be lost, so the size may fall back
+ * anywhere down to the smallest since the last fsync */
+static void lazy_size(struct lbs_oracle *o, uint64_t size)
+{
+	if (size < o->size_lo)
+		o->size_lo = size;
+	if (size > o->size_hi)
+		o->size_hi = size;
+}
+
 void lbs_oracle_perturb_gendata(struct lbs_oracle *o)
 {
 	for (uint64_t i = 1; i <= o->max; i += 2)
@@ -75,6 +142,7 @@ void lbs_oracle_free(struct lbs_oracle *o)
 	free(o->odd);
 	free(o->log);
 	free(o->data);
+	free(o->ghost);
 	free(o);
 }
 
@@ -147,6 +215,21 @@ static void log_add_copy(struct lbs_oracle *o, uint64_t pos, uint64_t len)
 	log_add(o, pos, len, o->ndata, false);
 	o->log[o->nlog - 1].copy = true;
 	o->ndata += len;
+}
+
+static void change_values_to_ghost(struct lbs_oracle *o, uint64_t from,
+				   uint64_t to)
+{
+	for (size_t k = 0; k < o->nlog; k++) {
+		const struct change *c = &o->log[k];
+		uint64_t s = c->pos > from ? c->pos : from;
+		uint64_t e = c->pos + c->len < to ? c->pos + c->len : to;
+
+		for (uint64_t i = s; i < e; i++)
+			ghost_add(o, i, c->copy ? o->data[c->tc + i - c->pos] :
+				  c->zero ? 0 :
+				  (uint8_t)((uint8_t)(c->tc % 256) + o->odd[i]));
+	}
 }
 
 /* the log emptied: the copied bytes are no longer needed */
@@ -238,6 +321,26 @@ void lbs_oracle_copy(struct lbs_oracle *o, uint64_t src, uint64_t dst,
 /* a durable size change (truncate, fallocate) */
 void lbs_oracle_set_size(struct lbs_oracle *o, uint64_t size)
 {
+	if (o->lazy && !o->untracked) {
+		uint64_t lo = size < o->size ? size : o->size;
+		uint64_t hi = size < o->size ? o->size : size;
+
+		to_ghost(o, lo, hi);
+		memset(o->cur + lo, 0, hi - lo);
+		log_add(o, lo, hi - lo, 0, true);
+		o->size = size;
+		lazy_size(o, size);
+		return;
+	}
+	if (o->lazy_trunc && !o->untracked && size < o->size) {
+		/* the size is durable, the zeroes it made are not */
+		to_ghost(o, size, o->size);
+		memset(o->cur + size, 0, o->size - size);
+		log_add(o, size, o->size - size, 0, true);
+		o->size = size;
+		o->size_lo = o->size_hi = size;
+		return;
+	}
 	if (size < o->size) {
 		memset(o->cur + size, 0, o->size - size);
 		touch(o, size, o->size);
@@ -253,6 +356,9 @@ void lbs_oracle_set_size(struct lbs_oracle *o, uint64_t size)
 void lbs_oracle_collapse(struct lbs_oracle *o, uint64_t pos, uint64_t len)
 {
 	uint64_t ns = o->size - len;
+
+	if (o->lazy && !o->untracked)
+		abort();	/* see lbs_oracle_lazy_meta() */
 
 	memmove(o->cur + pos, o->cur + pos + len, o->size - pos - len);
 	memset(o->cur + ns, 0, len);
@@ -270,6 +376,9 @@ void lbs_oracle_collapse(struct lbs_oracle *o, uint64_t pos, uint64_t len)
 void lbs_oracle_insert(struct lbs_oracle *o, uint64_t pos, uint64_t len)
 {
 	uint64_t ns = o->size + len;
+
+	if (o->lazy && !o->untracked)
+		abort();	/* see lbs_oracle_lazy_meta() */
 
 	memmove(o->cur + pos + len, o->cur + pos, o->size - pos);
 	memset(o->cur + pos, 0, len);
@@ -294,12 +403,15 @@ void lbs_oracle_fsync(struct lbs_oracle *o)
 	o->dur_end = o->size;
 	log_reset(o);
 	o->size_lo = o->size_hi = o->size;
+	ghost_clear_below(o, o->size);
 }
 
 void lbs_oracle_fsync_range(struct lbs_oracle *o, uint64_t start,
 			    uint64_t end)
 {
-	if (start >= o->size || o->untracked)
+	/* lazy: the written-back range's extent conversions and size are
+	 * in the log only, which nothing forced */
+	if (start >= o->size || o->untracked || o->lazy)
 		return;
 	if (end >= o->size)
 		end = o->size - 1;
@@ -365,7 +477,7 @@ bool lbs_oracle_crash(struct lbs_oracle *o, uint64_t size,
 		return false;
 	}
 	for (uint64_t i = 0; i < size; i++)
-		o->ok[i] = buf[i] == o->dur[i];
+		o->ok[i] = buf[i] == o->dur[i] || ghost_has(o, i, buf[i]);
 	for (size_t k = 0; k < o->nlog; k++) {
 		const struct change *c = &o->log[k];
 		uint64_t e = c->pos + c->len < size ? c->pos + c->len : size;
@@ -396,6 +508,9 @@ bool lbs_oracle_crash(struct lbs_oracle *o, uint64_t size,
 			return false;
 		}
 	}
+	if (old > size)
+		to_ghost(o, size, old);
+	ghost_clear_below(o, size);
 	memcpy(o->cur, buf, size);
 	if (old > size)
 		memset(o->cur + size, 0, old - size);

@@ -16,6 +16,8 @@
  *  - after a crash the size lies between the size at the last durable
  *    size change and the largest size since; every byte below it is its
  *    durable value or a value some change since has put there.
+ * lbs_oracle_lazy_meta() weakens the first two for a log that was not
+ * flushed.
  */
 #ifndef LBS_ORACLE_H
 #define LBS_ORACLE_H
@@ -43,6 +45,24 @@ struct lbs_oracle *lbs_oracle_new(uint64_t max_size, uint32_t seed);
 /* no crash will be checked: keep no durable copy and no change list
  * (lbs_oracle_crash() may not be called then) */
 void lbs_oracle_no_crash(struct lbs_oracle *o);
+/*
+ * Metadata is durable only at fsync (a filesystem shut down without
+ * flushing its log, XFS_FSOP_GOING_FLAGS_NOLOGFLUSH): a truncate or
+ * fallocate may be lost at a crash, and a range fsync makes nothing
+ * durable.  Collapse and insert cannot be checked (they abort): once a
+ * shift is lost, data written after it sits at the offset the shift had
+ * moved its block from, which no byte-wise rule bounds.  Call before the
+ * first op.
+ */
+void lbs_oracle_lazy_meta(struct lbs_oracle *o);
+/*
+ * A truncate's size is durable at once, but not the zeroes it leaves in
+ * the page cache: a later extension may show the bytes that were cut
+ * off, as XFS does after a shutdown with the log flushed (the zeroed
+ * tail of the EOF block is written back only up to the new size).
+ * Implied by lbs_oracle_lazy_meta().  Call before the first op.
+ */
+void lbs_oracle_lazy_truncate(struct lbs_oracle *o);
 /* test only: odd bytes without the original_buf term (a wrong rule) */
 void lbs_oracle_perturb_gendata(struct lbs_oracle *o);
 /* the bytes test call @tc writes at [pos, pos+len), into @out */
