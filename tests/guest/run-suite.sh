@@ -17,13 +17,15 @@
 # there for KERNEL/bs is reported as xfail, and a pass of a listed test as
 # "fail XPASS". Also: "LBS-TEST: begin verify", "LBS-TEST: end verify".
 # Binaries: /bin/lbs-verify (tests/guest/lbs-verify.c), /bin/lbs-fsx
-# (sim/ lbs-fsx-static).  Differential: /lbs/diff-<bs>.fsxops (recorded by
+# (sim/ lbs-fsx-static).  crash-logflush and crash-nologflush are lbs-fsx
+# campaigns whose crash ops shut the filesystem down (--crash-shutdown).
+# Differential: /lbs/diff-<bs>.fsxops (recorded by
 # lbs-sim on the host) is replayed with lbs-fsx, and after drop_caches the
 # file's md5 is printed as "LBS-DIFF <bs> md5 <sum>" for the host to compare
 # with lbs-sim's replay of the same trace.
 VERIFY=${LBS_VERIFY_BIN:-/bin/lbs-verify}
 FSX=${LBS_FSX_BIN:-/bin/lbs-fsx}
-FSX_TESTS="fsx-buffered-mmap fsx-dio fsx-mixed fsx-reflink differential"
+FSX_TESTS="fsx-buffered-mmap fsx-dio fsx-mixed fsx-reflink crash-logflush crash-nologflush differential"
 
 list() {
 	echo mount
@@ -151,6 +153,10 @@ fsx() { # fsx BS TEST
 	fsx-mixed) args="" ;;
 	# clone, dedupe, copy_range and unshare too, as fsx on a reflink fs
 	fsx-reflink) args="--ops-mix reflink" ;;
+	# the default mix, each crash op an XFS shutdown (log flushed or
+	# not), unmount, mount and a check of every byte of the file
+	crash-logflush | crash-nologflush)
+		args="--crash-shutdown ${t#crash-} --stale-pattern STALEDA\\n" ;;
 	fsx-dio)	# generic/091: -r PSIZE -t BSIZE -w BSIZE -Z -R -W
 		args="-Z -r 4096 -t $bs -w $bs -R -W" ;;
 	esac
@@ -209,7 +215,7 @@ for bs in $BLOCK_SIZES; do
 			run "$bs" "$t" "$VERIFY" runt-ag /mnt/r "$bs" "$r"
 			umount /mnt/r 2>/dev/null || report "$bs" "$t-umount" fail "umount failed"
 			;;
-		fsx-* | differential)
+		fsx-* | crash-* | differential)
 			if [ "$mounted" = 0 ]; then report "$bs" "$t" skip "$skipwhy"; continue; fi
 			fsx "$bs" "$t" ;;
 		*)

@@ -22,7 +22,8 @@
 # (tests/guest/build.sh) -> per block size two XFS images made on the host
 # (main: 512 MiB pre-filled with "STALEDA\n" before mkfs.xfs -b size=BS -m
 # crc=1; runt: 529 MiB with -d agsize=128m, last AG 17 MiB) -> initramfs with
-# tests/guest/run-suite.sh as /test.sh -> one QEMU TCG boot for all block sizes.
+# tests/guest/run-suite.sh as /test.sh -> one QEMU TCG boot for all block sizes
+# -> xfs_repair -n of every image ("repair-m<BS>", "repair-r<BS>").
 # Differential: per block size lbs-sim records an op trace (LBS_DIFF_OPS ops,
 # default --ops, no crashes) and replays it on the host; the guest replays it
 # with lbs-fsx on the XFS image, and the file's md5 after drop_caches must be
@@ -240,5 +241,18 @@ if grep -E 'LBS-VERIFY' "$clean" | grep -vqE '^LBS-VERIFY [0-9]+ [a-z0-9-]+: (pa
 	host result-lines fail "malformed LBS-VERIFY lines: $(grep -E 'LBS-VERIFY' "$clean" |
 		grep -vE '^LBS-VERIFY [0-9]+ [a-z0-9-]+: (pass|fail|xfail|skip)( |$)' | head -n 2 | tr '\n' ' ')"
 fi
+# every image the guest used must be clean to xfs_repair -n (the log too:
+# the guest unmounts, so a dirty log is a failure)
+for bs in $sizes; do
+	for k in m r; do
+		img=$out/img-$k$bs.img
+		if xfs_repair -n -f "$img" >"$out/repair-$k$bs.txt" 2>&1; then
+			host "repair-$k$bs" pass "xfs_repair -n clean"
+		else
+			host "repair-$k$bs" fail "xfs_repair -n: $(grep -v '^ *$' "$out/repair-$k$bs.txt" |
+				grep -ivE '^(phase|        - |Phase)' | head -n 2 | tr '\n' ' ') (all: $out/repair-$k$bs.txt)"
+		fi
+	done
+done
 rm -f "$out"/img-*.img
 finish
