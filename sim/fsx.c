@@ -304,6 +304,38 @@ static bool op_moves_data(enum op op)
 	}
 }
 
+/* the most @r could change, for the journal (lbs_oracle_intent()) */
+static void journal_intent(struct ctx *c, const struct op_rec *r,
+			   uint64_t size)
+{
+	struct lbs_oracle *o = c->orc;
+
+	switch (r->op) {
+	case OP_WRITE: case OP_WRITE_SHORT: case OP_DWRITE: case OP_MAPWRITE:
+		lbs_oracle_intent(o, LBS_OREC_INTENT_WRITE, r->off, r->len,
+				  c->tc + 1);
+		break;
+	case OP_TRUNCATE:
+		lbs_oracle_intent(o, LBS_OREC_INTENT_SIZE, r->off, 0, 0);
+		break;
+	case OP_FALLOCATE:
+		if (!r->keep && r->off + r->len > size)
+			lbs_oracle_intent(o, LBS_OREC_INTENT_SIZE,
+					  r->off + r->len, 0, 0);
+		break;
+	case OP_PUNCH: case OP_ZERO:
+		lbs_oracle_intent(o, LBS_OREC_INTENT_ZERO, r->off, r->len,
+				  r->op == OP_ZERO && !r->keep);
+		break;
+	case OP_CLONE: case OP_COPY:
+		lbs_oracle_intent(o, LBS_OREC_INTENT_COPY, r->off, r->dst,
+				  r->len);
+		break;
+	default:
+		break;
+	}
+}
+
 /* run one op; returns false on mismatch */
 static bool exec_op(struct ctx *c, struct op_rec *r)
 {
@@ -327,6 +359,8 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 		r->noop = true;		/* fsx: "skipping zero size ..." */
 		return true;
 	}
+	if (c->o->journal)
+		journal_intent(c, r, size);
 	switch (r->op) {
 	case OP_READ:
 	case OP_MAPREAD:
@@ -573,6 +607,8 @@ static int ctx_init(struct ctx *c, const struct lbs_fsx_opts *o,
 		lbs_oracle_lazy_meta(c->orc);
 	else if (b->crash_lazy_truncate)
 		lbs_oracle_lazy_truncate(c->orc);
+	if (o->journal && !replay)
+		lbs_oracle_set_journal(c->orc, o->journal, o->journal_arg);
 	if (!c->mix_total) {
 		fprintf(stderr, "%s: the op mix has no op left\n", b->name);
 		lbs_oracle_free(c->orc);

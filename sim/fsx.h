@@ -16,6 +16,8 @@ const char *lbs_fsx_op_name(unsigned k);	/* NULL past the last */
 int lbs_fsx_mix_parse(const char *s, unsigned mix[LBS_FSX_NOPS], char *err,
 		      size_t errlen);
 
+struct lbs_oracle_rec;
+
 struct lbs_fsx_opts {
 	uint32_t block_size, page_size;
 	uint64_t ops, seed;
@@ -56,6 +58,10 @@ struct lbs_fsx_opts {
 	 * (whose read caches every page): lbs-sim map draws there */
 	void (*before_final_check)(void *arg);
 	void *hook_arg;
+	/* every oracle change and op intent, as it happens (lbs-fsx
+	 * --journal; see lbs_oracle_set_journal()) */
+	void (*journal)(void *arg, const struct lbs_oracle_rec *r);
+	void *journal_arg;
 };
 
 /* features a filesystem may lack; their ops are skipped and counted */

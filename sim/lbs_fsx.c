@@ -12,7 +12,10 @@
  * XFS shutdown (log flushed or not), unmount and mount, as root, the
  * file alone on that filesystem's open descriptors.  --stale-pattern
  * names the device's fill before mkfs, so that a report says which
- * bad bytes are stale.  Features the filesystem lacks
+ * bad bytes are stale.  --journal DEV writes every change and op intent
+ * to a raw device as it happens (journal.c), for a campaign the machine
+ * loses power in; --check-journal JOURNAL FILE then checks the file log
+ * recovery left (exit 0 good, 1 mismatch, 2 bad input).  Features the filesystem lacks
  * (EOPNOTSUPP) are skipped and counted, as lbs-sim --unsupported.
  * Exit: 0 clean, 1 mismatch, 2 usage or input error.
  */
@@ -20,6 +23,7 @@
 #include "fsx.h"
 #include "fsx_cli.h"
 #include "fsx_real.h"
+#include "journal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -27,10 +31,12 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { T_REPLAY = FSX_CLI_TOOL, T_GLOBAL_DROP, T_CRASH, T_STALE };
+enum { T_REPLAY = FSX_CLI_TOOL, T_GLOBAL_DROP, T_CRASH, T_STALE, T_JOURNAL,
+       T_CHECK_JOURNAL };
 
 struct tool {
 	const char *replay;
+	const char *journal, *check_journal;
 	struct fsx_real_opts ro;
 };
 
@@ -39,8 +45,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: lbs-fsx [options] [--drop-caches-global]\n"
 		"               [--crash-shutdown logflush|nologflush]\n"
-		"               [--stale-pattern STR] PATH\n"
-		"       lbs-fsx --replay F.fsxops [options] PATH\n");
+		"               [--stale-pattern STR] [--journal DEV] PATH\n"
+		"       lbs-fsx --replay F.fsxops [options] PATH\n"
+		"       lbs-fsx --check-journal JOURNAL FILE\n");
 	fsx_cli_usage(f, false);
 }
 
@@ -68,6 +75,10 @@ static int tool_opt(void *arg, int val, const char *optarg)
 		t->ro.crash_mode = FSX_CRASH_LOGFLUSH;
 	else if (val == T_CRASH && !strcmp(optarg, "nologflush"))
 		t->ro.crash_mode = FSX_CRASH_NOLOGFLUSH;
+	else if (val == T_JOURNAL)
+		t->journal = optarg;
+	else if (val == T_CHECK_JOURNAL)
+		t->check_journal = optarg;
 	else if (val == T_STALE && *optarg)
 		t->ro.stale_pattern = unescape_nl(optarg);
 	else if (val == T_CRASH || val == T_STALE) {
@@ -144,6 +155,8 @@ int main(int argc, char **argv)
 		{ "drop-caches-global", 0, NULL, T_GLOBAL_DROP },
 		{ "crash-shutdown", 1, NULL, T_CRASH },
 		{ "stale-pattern", 1, NULL, T_STALE },
+		{ "journal", 1, NULL, T_JOURNAL },
+		{ "check-journal", 1, NULL, T_CHECK_JOURNAL },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tool t = { 0 };
@@ -155,6 +168,7 @@ int main(int argc, char **argv)
 	struct lbs_fsx_opts *o = &cli.o;
 	struct fsx_real_info info;
 	struct fsx_backend b;
+	struct lbs_journal j;
 	const char *path;
 	int rc = fsx_cli_parse(&cli, argc, argv);
 
@@ -168,6 +182,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	path = argv[optind];
+	if (t.check_journal)	/* no campaign: the file is the one to check */
+		return lbs_journal_check(t.check_journal, path, stdout);
 	if (cli.have_bs && !pow2_in(o->block_size, 512, 65536)) {
 		fprintf(stderr, "lbs-fsx: --block-size %u: a power of two "
 			"from 512 to 65536\n", o->block_size);
@@ -201,8 +217,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lbs-fsx: %s: O_DIRECT: %s: O_DIRECT ops "
 			"unsupported, skipped\n", path, strerror(info.dio_errno));
 	o->progress = !o->quiet && isatty(2);
+	if (t.journal && !t.replay) {
+		if (lbs_journal_open(&j, t.journal, o->seed,
+				     lbs_fsx_max_size(o), o->block_size)) {
+			fsx_real_close(&b);
+			return 2;
+		}
+		o->journal = lbs_journal_rec;
+		o->journal_arg = &j;
+		/* the check's oracle cannot bound a lost extent shift */
+		o->unsupported |= LBS_FSX_F(LBS_FSX_COLLAPSE) |
+				  LBS_FSX_F(LBS_FSX_INSERT);
+	}
 	rc = t.replay ? replay(&cli, &b, t.replay, path) :
 			campaign(&cli, &b, &info, &t, path);
+	if (o->journal)
+		lbs_journal_close(&j);
 	fsx_real_close(&b);
 	return rc;
 }

@@ -33,7 +33,34 @@ struct lbs_oracle {
 	/* lazy_trunc: per offset, a bit for each value the bytes past EOF
 	 * on disk may hold there (values that went past EOF unflushed) */
 	uint8_t (*ghost)[32];
+	void (*jfn)(void *arg, const struct lbs_oracle_rec *r);
+	void *jarg;
 };
+
+static void note(struct lbs_oracle *o, uint32_t type, uint64_t a,
+		 uint64_t b, uint64_t c)
+{
+	struct lbs_oracle_rec r = { type, a, b, c };
+
+	if (o->jfn)
+		o->jfn(o->jarg, &r);
+}
+
+void lbs_oracle_set_journal(struct lbs_oracle *o,
+			    void (*fn)(void *arg,
+				       const struct lbs_oracle_rec *r),
+			    void *arg)
+{
+	o->jfn = fn;
+	o->jarg = arg;
+}
+
+void lbs_oracle_intent(struct lbs_oracle *o, uint32_t type, uint64_t a,
+		       uint64_t b, uint64_t c)
+{
+	if (type >= LBS_OREC_INTENT_WRITE && type < LBS_OREC_NR)
+		note(o, type, a, b, c);
+}
 
 struct lbs_oracle *lbs_oracle_new(uint64_t max, uint32_t seed)
 {
@@ -293,17 +320,20 @@ static void write_data(struct lbs_oracle *o, uint64_t pos, uint64_t len,
 void lbs_oracle_write(struct lbs_oracle *o, uint64_t pos, uint64_t len,
 		      uint64_t tc)
 {
+	note(o, LBS_OREC_WRITE, pos, len, tc);
 	write_data(o, pos, len, tc, NULL);
 }
 
 void lbs_oracle_write_copy(struct lbs_oracle *o, uint64_t pos, uint64_t len,
 			   uint64_t tc, const uint8_t *data)
 {
+	note(o, LBS_OREC_WRITE, pos, len, tc);	/* @data is tc's bytes */
 	write_data(o, pos, len, tc, data);
 }
 
 void lbs_oracle_zero(struct lbs_oracle *o, uint64_t pos, uint64_t len)
 {
+	note(o, LBS_OREC_ZERO, pos, len, 0);
 	memset(o->cur + pos, 0, len);
 	log_add(o, pos, len, 0, true);
 }
@@ -311,6 +341,7 @@ void lbs_oracle_zero(struct lbs_oracle *o, uint64_t pos, uint64_t len)
 void lbs_oracle_copy(struct lbs_oracle *o, uint64_t src, uint64_t dst,
 		     uint64_t len)
 {
+	note(o, LBS_OREC_COPY, src, dst, len);
 	if (dst > o->size)
 		grow(o, dst);
 	memmove(o->cur + dst, o->cur + src, len);
@@ -321,6 +352,7 @@ void lbs_oracle_copy(struct lbs_oracle *o, uint64_t src, uint64_t dst,
 /* a durable size change (truncate, fallocate) */
 void lbs_oracle_set_size(struct lbs_oracle *o, uint64_t size)
 {
+	note(o, LBS_OREC_SIZE, size, 0, 0);
 	if (o->lazy && !o->untracked) {
 		uint64_t lo = size < o->size ? size : o->size;
 		uint64_t hi = size < o->size ? o->size : size;
@@ -357,6 +389,7 @@ void lbs_oracle_collapse(struct lbs_oracle *o, uint64_t pos, uint64_t len)
 {
 	uint64_t ns = o->size - len;
 
+	note(o, LBS_OREC_COLLAPSE, pos, len, 0);
 	if (o->lazy && !o->untracked)
 		abort();	/* see lbs_oracle_lazy_meta() */
 
@@ -377,6 +410,7 @@ void lbs_oracle_insert(struct lbs_oracle *o, uint64_t pos, uint64_t len)
 {
 	uint64_t ns = o->size + len;
 
+	note(o, LBS_OREC_INSERT, pos, len, 0);
 	if (o->lazy && !o->untracked)
 		abort();	/* see lbs_oracle_lazy_meta() */
 
@@ -394,6 +428,7 @@ void lbs_oracle_insert(struct lbs_oracle *o, uint64_t pos, uint64_t len)
 
 void lbs_oracle_fsync(struct lbs_oracle *o)
 {
+	note(o, LBS_OREC_FSYNC, 0, 0, 0);
 	/* only the bytes changed since can differ */
 	if (o->untracked)
 		return;
@@ -409,6 +444,7 @@ void lbs_oracle_fsync(struct lbs_oracle *o)
 void lbs_oracle_fsync_range(struct lbs_oracle *o, uint64_t start,
 			    uint64_t end)
 {
+	note(o, LBS_OREC_FSYNC_RANGE, start, end, 0);
 	/* lazy: the written-back range's extent conversions and size are
 	 * in the log only, which nothing forced */
 	if (start >= o->size || o->untracked || o->lazy)
@@ -521,4 +557,75 @@ bool lbs_oracle_crash(struct lbs_oracle *o, uint64_t size,
 	o->size_lo = o->size_hi = size;
 	log_reset(o);
 	return true;
+}
+
+/* [pos, pos+len) cut at the size, for an intent that ran into EOF */
+static uint64_t in_size(const struct lbs_oracle *o, uint64_t pos,
+			uint64_t len)
+{
+	return pos >= o->size ? 0 : (len < o->size - pos ? len : o->size - pos);
+}
+
+bool lbs_oracle_apply(struct lbs_oracle *o, const struct lbs_oracle_rec *r)
+{
+	uint64_t a = r->a, b = r->b, c = r->c;
+
+	switch (r->type) {
+	case LBS_OREC_WRITE:
+	case LBS_OREC_INTENT_WRITE:
+		if (a + b > o->max || !b)
+			return false;
+		lbs_oracle_write(o, a, b, c);
+		return true;
+	case LBS_OREC_ZERO:
+		if (a + b > o->size)
+			return false;
+		lbs_oracle_zero(o, a, b);
+		return true;
+	case LBS_OREC_INTENT_ZERO:
+		if (a + b > o->max)
+			return false;
+		lbs_oracle_zero(o, a, in_size(o, a, b));
+		if (c && a + b > o->size)
+			lbs_oracle_set_size(o, a + b);
+		return true;
+	case LBS_OREC_COPY:
+		if (a + c > o->size || b + c > o->max)
+			return false;
+		lbs_oracle_copy(o, a, b, c);
+		return true;
+	case LBS_OREC_INTENT_COPY:
+		if (b + c > o->max)
+			return false;
+		if (in_size(o, a, c))
+			lbs_oracle_copy(o, a, b, in_size(o, a, c));
+		return true;
+	case LBS_OREC_SIZE:
+	case LBS_OREC_INTENT_SIZE:
+		if (a > o->max)
+			return false;
+		lbs_oracle_set_size(o, a);
+		return true;
+	case LBS_OREC_COLLAPSE:
+	case LBS_OREC_INSERT:
+		/* a lazy oracle cannot bound a lost shift */
+		if (o->lazy || a + b > (r->type == LBS_OREC_COLLAPSE ?
+					o->size : o->max - o->size + a))
+			return false;
+		if (r->type == LBS_OREC_COLLAPSE)
+			lbs_oracle_collapse(o, a, b);
+		else
+			lbs_oracle_insert(o, a, b);
+		return true;
+	case LBS_OREC_FSYNC:
+		lbs_oracle_fsync(o);
+		return true;
+	case LBS_OREC_FSYNC_RANGE:
+		if (b < a)
+			return false;
+		lbs_oracle_fsync_range(o, a, b);
+		return true;
+	default:
+		return false;
+	}
 }

@@ -92,6 +92,45 @@ void lbs_oracle_fsync(struct lbs_oracle *o);
 void lbs_oracle_fsync_range(struct lbs_oracle *o, uint64_t start,
 			    uint64_t end);
 
+/*
+ * A journal of every change, for a run the machine may lose power in
+ * (lbs-fsx --journal): each mutator above reports itself to @fn first,
+ * and the campaign reports the intent of each op before running it.
+ * lbs_oracle_apply() replays the records into an oracle (made with the
+ * same max size and seed, lazy metadata); an intent is applied as the
+ * most its op could have done, which bounds the op a power cut stopped.
+ */
+enum lbs_oracle_rec_type {
+	LBS_OREC_WRITE = 1,	/* a=pos b=len c=tc */
+	LBS_OREC_ZERO,		/* a=pos b=len */
+	LBS_OREC_COPY,		/* a=src b=dst c=len */
+	LBS_OREC_SIZE,		/* a=size */
+	LBS_OREC_COLLAPSE,	/* a=pos b=len */
+	LBS_OREC_INSERT,	/* a=pos b=len */
+	LBS_OREC_FSYNC,
+	LBS_OREC_FSYNC_RANGE,	/* a=start b=end */
+	LBS_OREC_INTENT_WRITE,	/* a=pos b=len c=tc (extends the file) */
+	LBS_OREC_INTENT_ZERO,	/* a=pos b=len c=1: extends the file */
+	LBS_OREC_INTENT_COPY,	/* a=src b=dst c=len */
+	LBS_OREC_INTENT_SIZE,	/* a=size */
+	LBS_OREC_NR
+};
+
+struct lbs_oracle_rec {
+	uint32_t type;
+	uint64_t a, b, c;
+};
+
+void lbs_oracle_set_journal(struct lbs_oracle *o,
+			    void (*fn)(void *arg,
+				       const struct lbs_oracle_rec *r),
+			    void *arg);
+/* report an intent record (LBS_OREC_INTENT_*) to the journal */
+void lbs_oracle_intent(struct lbs_oracle *o, uint32_t type, uint64_t a,
+		       uint64_t b, uint64_t c);
+/* replay one record; false if it is not a record this oracle can take */
+bool lbs_oracle_apply(struct lbs_oracle *o, const struct lbs_oracle_rec *r);
+
 /* compare a read of [pos, pos+len) that returned @n bytes: true if good */
 bool lbs_oracle_check_read(const struct lbs_oracle *o, uint64_t pos,
 			   uint64_t len, const uint8_t *buf, int64_t n,
