@@ -3,7 +3,8 @@
 #   make kernel-patch   generate the patch series for linux-source-6.1
 #                       into build/kernel-patch/ (checkpatch- and git-am-checked)
 #   make check          everything: userspace suites (plain and ASan/UBSan),
-#                       then the kernel build and QEMU boot tests
+#                       then the kernel build, the QEMU boot tests and a
+#                       CI-sized part of fstests (mk/fstests.mk fstests-ci)
 #   make check-ref      the QEMU suite on upstream 6.12 (CI runs it too)
 #
 # Both install what they need first (scripts/install-deps.sh, idempotent).
@@ -45,6 +46,7 @@ check-kernel: kernel-patch
 	$(STAGE) qemu-verify-ci $(MAKE) qemu-verify-ci BUILD=$(BUILD)
 
 check: check-user check-kernel
+	$(STAGE) fstests-ci $(MAKE) fstests-ci BUILD=$(BUILD)
 	$(STAGE) ktap-selftest $(MAKE) ktap-selftest
 
 # the verification suite on upstream 6.12 (the reference); CI runs it

@@ -1,5 +1,6 @@
 # Real fstests in a QEMU TCG guest (tests/fstests/). Included by the
-# top-level Makefile (`include mk/fstests.mk`); not part of `make check`.
+# top-level Makefile (`include mk/fstests.mk`); `make check` runs only
+# fstests-ci.
 #
 #   make fstests KERNEL=patched-6.1|stock-6.1|ref-6.12 BLOCK_SIZE=N
 #                [TESTS="generic/091 ..." | GROUP=lbs|quick|...] [TWIN=KNOB]
@@ -19,6 +20,11 @@
 #                           fresh mkfs.xfs -b size=N (reflink on, so clone,
 #                           dedupe and copy_range on), then xfs_repair -n;
 #                           results in $(BUILD)/fstests/fsx-KERNEL-N/.
+#   make fstests-ci         `make check`'s part: patched-6.1 at 65536, the
+#                           tests of $(FSTESTS_CI_TESTS) (sub-block
+#                           reflink COW through write, O_DIRECT and mmap;
+#                           fsx with O_DIRECT and mmap), on the kernel
+#                           qemu-verify-ci built (the same config).
 #   make fstests-compare    one table over every KERNEL-N with results, with
 #                           the regressions (patched-6.1 fails where ref-6.12
 #                           passes at that block size, or at 4096 where
@@ -35,13 +41,19 @@ FSX_OPS ?= 100000
 FSX_SEED ?= 1
 FSX_CAMPAIGNS ?=
 
-.PHONY: fstests fstests-fsx fstests-compare
+FSTESTS_CI_TESTS = generic/138 generic/139 generic/140 generic/263
+
+.PHONY: fstests fstests-ci fstests-fsx fstests-compare
 
 fstests: deps
 	@LBS_BUILD=$(abspath $(BUILD)) sh tests/fstests/run-fstests.sh \
 		--kernel "$(FSTESTS_KERNEL)" --block-size "$(BLOCK_SIZE)" \
 		$(if $(TESTS),--tests "$(TESTS)") $(if $(GROUP),--group "$(GROUP)") \
 		$(if $(TWIN),--twin "$(TWIN)")
+
+fstests-ci:
+	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) fstests KERNEL=patched-6.1 \
+		BLOCK_SIZE=65536 TESTS="$(FSTESTS_CI_TESTS)"
 
 fstests-fsx: deps
 	@LBS_BUILD=$(abspath $(BUILD)) sh tests/fstests/run-fstests.sh \

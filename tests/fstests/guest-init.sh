@@ -22,7 +22,8 @@ for d in proc sys dev; do
 	mount --move /$d /mnt/root/$d
 done
 mount -t tmpfs tmpfs /mnt/root/run
-mount -t tmpfs tmpfs /mnt/root/tmp
+# /tmp stays the overlay's (writable, in the tmpfs upper): a tmpfs of its
+# own would hide a clone or build directory under the host's /tmp
 mkdir -p /mnt/root/lbs-results
 mount -t 9p -o "$opts,cache=none" results /mnt/root/lbs-results || { say "fail mount results"; exit 1; }
 stage2=$(sed -n 's/^LBS_STAGE2=//p' /mnt/root/lbs-results/run.conf)

@@ -25,9 +25,10 @@
 #   --fsx-seed S    fsx -S (default 1); --fsx-campaigns "LIST" a subset
 #
 # Steps: fstests build (tests/fstests/build-fstests.sh), kernel build
-# (tests/qemu/build-kernel.sh, skipped by stamp) into
-# $LBS_BUILD/fstests/kernel/K, three sparse 4 GiB disks (TEST_DEV made by
-# mkfs.xfs -b size=N on the host, SCRATCH_DEV, LOGWRITES_DEV), an
+# (tests/qemu/build-kernel.sh, skipped by stamp) into $LBS_BUILD/kernel/K
+# (the kernel `make qemu-verify` boots too: one build serves both), three
+# sparse 4 GiB disks (TEST_DEV made by mkfs.xfs -b size=N on the host,
+# SCRATCH_DEV, LOGWRITES_DEV), an
 # initramfs whose stage 1 is tests/fstests/guest-init.sh, one QEMU boot
 # (tests/qemu/boot.sh; 2 vCPUs, 4 GiB, the host's / over 9p). fstests
 # writes check.log, result.xml, check.out (its stdout) and each test's
@@ -68,10 +69,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $kernel in
-patched-6.1) version=6.1 frag=$ROOT/kernel-glue/config/lbs-6.1.config series=$BUILD/kernel-patch
+patched-6.1) series=$BUILD/kernel-patch
 	[ -d "$series" ] || usage "no series in $series: run 'make kernel-patch' first" ;;
-stock-6.1) version=6.1 frag=$ROOT/kernel-glue/config/lbs-6.1.config series=$BUILD/qemu/empty-series ;;
-ref-6.12) version=6.12 frag=$ROOT/kernel-glue/config/ref-6.12.config series=$BUILD/qemu/empty-series ;;
+stock-6.1 | ref-6.12) series=$BUILD/qemu/empty-series ;;
 '') usage "KERNEL is not set (patched-6.1, stock-6.1 or ref-6.12)" ;;
 *) usage "unknown KERNEL '$kernel' (patched-6.1, stock-6.1 or ref-6.12)" ;;
 esac
@@ -123,9 +123,7 @@ t_all=$(date +%s)
 fstests=$("$HERE/build-fstests.sh")
 mkdir -p "$BUILD/qemu/empty-series"
 t0=$(date +%s)
-tree=$("$ROOT/scripts/linux-tree.sh" --version "$version" worktree "$name" "$series")
-image=$("$ROOT/tests/qemu/build-kernel.sh" "$tree" "$BUILD/fstests/kernel/$name" \
-	"$frag" "$ROOT/kernel-glue/config/fstests.config")
+image=$("$ROOT/tests/qemu/kernel-image.sh" "$kernel" "$name" "$series")
 build_s=$(($(date +%s) - t0))
 say "kernel: ${build_s}s ($image)"
 

@@ -8,6 +8,9 @@
 #                     stock-6.1: pristine linux-source-6.1, kernel-glue/config/lbs-6.1.config
 #                     patched-6.1: 6.1 + the series (default $LBS_BUILD/kernel-patch),
 #                       lbs-6.1.config
+#                     each plus kernel-glue/config/fstests.config: the kernel
+#                     is $LBS_BUILD/kernel/NAME (tests/qemu/kernel-image.sh),
+#                     the one `make fstests` boots
 #   --block-sizes L   default "4096 8192 16384 32768 65536"
 #   --series DIR      patches applied to the tree (default: none, or
 #                     $LBS_BUILD/kernel-patch for patched-6.1)
@@ -59,10 +62,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $kernel in
-ref-6.12) version=6.12 frag=$ROOT/kernel-glue/config/ref-6.12.config ;;
-stock-6.1) version=6.1 frag=$ROOT/kernel-glue/config/lbs-6.1.config ;;
-patched-6.1) version=6.1 frag=$ROOT/kernel-glue/config/lbs-6.1.config
-	[ -n "$series" ] || series=$BUILD/kernel-patch ;;
+ref-6.12 | stock-6.1) ;;
+patched-6.1) [ -n "$series" ] || series=$BUILD/kernel-patch ;;
 *) die "--kernel must be ref-6.12, stock-6.1 or patched-6.1 (got '$kernel')" ;;
 esac
 [ -n "$sizes" ] || die "no block sizes"
@@ -107,11 +108,10 @@ if [ -n "${LBS_KERNEL_IMAGE:-}" ]; then
 	[ -f "$LBS_KERNEL_IMAGE" ] || die "LBS_KERNEL_IMAGE $LBS_KERNEL_IMAGE not found"
 	image=$LBS_KERNEL_IMAGE
 	host kernel-build pass "prebuilt $image"
-elif tree=$("$ROOT/scripts/linux-tree.sh" --version "$version" worktree "$name" "$series") &&
-	image=$("$HERE/build-kernel.sh" "$tree" "$out/obj" "$frag"); then
+elif image=$("$HERE/kernel-image.sh" "$kernel" "$name" "$series"); then
 	host kernel-build pass
 else
-	host kernel-build fail "see $out/obj/build.log"
+	host kernel-build fail "see $BUILD/kernel/$name/build.log"
 	finish
 fi
 build_s=$(($(date +%s) - t0))
