@@ -83,6 +83,12 @@ struct lbs_wb_range {
 	int64_t nr_added;
 };
 
+uint64_t lbs_block_start(uint32_t blkbits, uint64_t pos);
+uint64_t lbs_block_end(uint32_t blkbits, uint64_t pos);
+uint32_t lbs_block_offset(uint32_t blkbits, uint64_t pos);
+uint64_t lbs_block_round_up(uint32_t blkbits, uint64_t end);
+uint32_t lbs_pages_per_block(uint32_t blkbits, uint32_t pshift);
+
 uint32_t lbs_pageblock_bits(uint32_t blkbits, uint32_t fshift);
 uint32_t lbs_pageblock_size(uint32_t blkbits, uint32_t fshift);
 uint32_t lbs_units_per_folio(uint32_t blkbits, uint32_t fshift);

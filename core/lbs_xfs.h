@@ -2,7 +2,8 @@
 /*
  * XFS geometry rules for block size > page size: AG sizes for per-AG
  * reservations, stat's preferred I/O size, the mount-time block size
- * and block count checks, and the reach of COW fork reservations.
+ * and block count checks, the large folio policy, and the reach of COW
+ * fork reservations.
  */
 #ifndef LBS_XFS_H
 #define LBS_XFS_H
@@ -38,6 +39,7 @@ uint32_t lbs_stat_blksize(uint32_t blkbits, uint32_t pshift,
 			  uint32_t swidth, uint32_t allocsize);
 enum lbs_bs_verdict lbs_mount_blocksize(uint32_t blkbits, uint32_t pshift,
 					bool v5, uint32_t max_blkbits);
+bool lbs_large_folios_ok(uint32_t blkbits, uint32_t pshift);
 bool lbs_fsb_count_ok(uint64_t nblocks, uint32_t blkbits, uint32_t pshift,
 		      uint64_t max_index);
 uint32_t lbs_cowextsz_hint(uint32_t blkbits, uint32_t pshift, uint32_t hint);

@@ -163,6 +163,24 @@ enum lbs_bs_verdict lbs_mount_blocksize(uint32_t blkbits, uint32_t pshift,
 }
 
 /**
+ * lbs_large_folios_ok() - may the page cache use large folios for a file
+ * @blkbits: log2 of the filesystem block size
+ * @pshift: log2 of the page size
+ *
+ * Zero-around tracks a block larger than a page one page at a time, and
+ * 6.1 can neither promise folios of at least a block nor keep a large
+ * folio from being split, so with such blocks every folio is one page and
+ * the page is the unit of uptodate and dirty state.  Blocks no larger
+ * than a page keep large folios, as before.
+ *
+ * Return: true if mapping_set_large_folios() may be called.
+ */
+bool lbs_large_folios_ok(uint32_t blkbits, uint32_t pshift)
+{
+	return blkbits <= pshift;
+}
+
+/**
  * lbs_fsb_count_ok() - can the page cache index @nblocks blocks
  * @nblocks: blocks in the device
  * @blkbits: log2 of the filesystem block size

@@ -29,7 +29,8 @@ def gen_note(sources):
 # kernel path -> (core sources, header guard or None, export symbols)
 FILES = [
     ("include/linux/iomap_lbs.h", ["core/lbs_iomap.h"], "_LINUX_IOMAP_LBS_H", False),
-    ("fs/iomap/lbs.c", ["core/pageblock.c", "core/zero_around.c",
+    ("fs/iomap/lbs.c", ["core/pageblock.c", "core/block.c",
+                        "core/zero_around.c",
                         "core/copy_around.c",
                         "core/dio_zero.c", "core/writeback.c"], None, True),
     ("fs/xfs/libxfs/xfs_lbs.h", ["core/lbs_xfs.h"], "__XFS_LBS_H__", False),

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen_vectors.h"
 #include "grid.h"
 #include "oracle.h"
 
@@ -58,10 +59,7 @@ static int seen_before(const char *s)
 	return 0;
 }
 
-static void comment(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static void comment(const char *fmt, ...)
+void comment(const char *fmt, ...)
 {
 	char text[256];
 	va_list ap;
@@ -72,7 +70,7 @@ static void comment(const char *fmt, ...)
 	fprintf(out, *text ? "# %s\n" : "#%s\n", text);
 }
 
-static void blank(void)
+void blank(void)
 {
 	fprintf(out, "\n");
 }
@@ -99,7 +97,7 @@ static int kunit_row_too_wide(const uint64_t *v, uint32_t n)
  * Write one vector.  @must: a regression vector, which must be in domain
  * and is written even if it already appeared.
  */
-static void emit(const char *fn, uint32_t nin, const uint64_t *in, int must)
+void emit(const char *fn, uint32_t nin, const uint64_t *in, int must)
 {
 	uint64_t o[8] = { 0 };
 	char line[512];
@@ -138,14 +136,6 @@ static void emit(const char *fn, uint32_t nin, const uint64_t *in, int must)
 	fprintf(out, "%s\n", line);
 	nvec++;
 }
-
-#define ARGS(...) \
-	(uint32_t)(sizeof((uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)), \
-	(uint64_t[]){ __VA_ARGS__ }
-/* a boundary vector */
-#define V(fn, ...)	emit(fn, ARGS(__VA_ARGS__), 0)
-/* a regression vector: always written */
-#define R(fn, ...)	emit(fn, ARGS(__VA_ARGS__), 1)
 
 /* ------------------------------------------------------------------ */
 
@@ -956,6 +946,7 @@ int main(int argc, char **argv)
 	comment("tests/oracle/ (oracle_call()), never by core/; the generator is");
 	comment("deterministic.  Lines after a \"regression\" comment pin a mistake");
 	comment("of the 2018 seed patches or of Linux 6.1, named in the comment.");
+	gen_block();
 	gen_pageblock();
 	gen_read_range();
 	gen_truncate();
@@ -966,6 +957,7 @@ int main(int argc, char **argv)
 	gen_dio();
 	gen_writeback();
 	gen_xfs();
+	gen_large_folios();
 	if (fclose(out)) {
 		perror(tmp);
 		return 1;

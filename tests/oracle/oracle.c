@@ -18,6 +18,11 @@ static const struct {
 	uint32_t nout;
 	int (*call)(const uint64_t *in, uint64_t *out);
 } oracle_fns[] = {
+	{ "block_start",		2, 1, o_block_start },
+	{ "block_end",			2, 1, o_block_end },
+	{ "block_offset",		2, 1, o_block_offset },
+	{ "block_round_up",		2, 1, o_block_round_up },
+	{ "pages_per_block",		2, 1, o_pages_per_block },
 	{ "pageblock_bits",		2, 1, o_pageblock_bits },
 	{ "pageblock_size",		2, 1, o_pageblock_size },
 	{ "units_per_folio",		2, 1, o_units_per_folio },
@@ -46,6 +51,7 @@ static const struct {
 	{ "inobt_max_size",		5, 1, o_inobt_max_size },
 	{ "stat_blksize",		6, 1, o_stat_blksize },
 	{ "mount_blocksize",		4, 1, o_mount_blocksize },
+	{ "large_folios_ok",		2, 1, o_large_folios_ok },
 	{ "fsb_count_ok",		4, 1, o_fsb_count_ok },
 	{ "cowextsz_hint",		3, 1, o_cowextsz_hint },
 };

@@ -13,7 +13,7 @@
 #include "oracle_walk.h"
 
 /* pages in one block, counted */
-static uint64_t o_pages_per_block(uint32_t blkbits, uint32_t pshift)
+static uint64_t o_cow_block_pages(uint32_t blkbits, uint32_t pshift)
 {
 	uint64_t pages;
 
@@ -31,7 +31,7 @@ int o_need_copy_around(const uint64_t *in, uint64_t *out)
 {
 	if (!o_blkbits_ok(in[0]) || !o_pshift_ok(in[1]) || in[2] > 1)
 		return ORACLE_DOMAIN;
-	out[0] = o_pages_per_block((uint32_t)in[0], (uint32_t)in[1]) > 1 &&
+	out[0] = o_cow_block_pages((uint32_t)in[0], (uint32_t)in[1]) > 1 &&
 		 in[2];
 	return 1;
 }
@@ -81,7 +81,7 @@ int o_unshare_range(const uint64_t *in, uint64_t *out)
 		last = isize - 1;
 	out[0] = 1;
 	out[2] = last + 1;
-	if (o_pages_per_block((uint32_t)in[0], (uint32_t)in[1]) <= 1)
+	if (o_cow_block_pages((uint32_t)in[0], (uint32_t)in[1]) <= 1)
 		return 3;
 	bsize = ow_pow2((uint32_t)in[0]);
 	first_blk = ow_floor(pos, bsize, NULL);

@@ -27,6 +27,11 @@ static inline bool o_pshift_ok(uint64_t s)
 	return s >= 12 && s <= 21;
 }
 
+int o_block_start(const uint64_t *in, uint64_t *out);
+int o_block_end(const uint64_t *in, uint64_t *out);
+int o_block_offset(const uint64_t *in, uint64_t *out);
+int o_block_round_up(const uint64_t *in, uint64_t *out);
+int o_pages_per_block(const uint64_t *in, uint64_t *out);
 int o_pageblock_bits(const uint64_t *in, uint64_t *out);
 int o_pageblock_size(const uint64_t *in, uint64_t *out);
 int o_units_per_folio(const uint64_t *in, uint64_t *out);
@@ -56,6 +61,7 @@ int o_btree_calc_size(const uint64_t *in, uint64_t *out);
 int o_inobt_max_size(const uint64_t *in, uint64_t *out);
 int o_stat_blksize(const uint64_t *in, uint64_t *out);
 int o_mount_blocksize(const uint64_t *in, uint64_t *out);
+int o_large_folios_ok(const uint64_t *in, uint64_t *out);
 int o_fsb_count_ok(const uint64_t *in, uint64_t *out);
 int o_cowextsz_hint(const uint64_t *in, uint64_t *out);
 

@@ -14,6 +14,9 @@ static const struct {
 	const char *fn;
 	uint32_t nin;
 } lbs_vec_arity[] = {
+	{ "block_start", 2 },		{ "block_end", 2 },
+	{ "block_offset", 2 },		{ "block_round_up", 2 },
+	{ "pages_per_block", 2 },
 	{ "pageblock_bits", 2 },	{ "pageblock_size", 2 },
 	{ "units_per_folio", 2 },	{ "pageblock_range", 4 },
 	{ "adjust_read_range", 8 },	{ "truncate_page_len", 3 },
@@ -29,6 +32,7 @@ static const struct {
 	{ "btree_calc_size", 3 },	{ "inobt_max_size", 5 },
 	{ "stat_blksize", 6 },		{ "mount_blocksize", 4 },
 	{ "fsb_count_ok", 4 },		{ "cowextsz_hint", 3 },
+	{ "large_folios_ok", 2 },
 };
 
 static uint64_t lbs_vec_bool(bool b)
@@ -40,6 +44,26 @@ static int lbs_vec_iomap(const char *fn, const uint64_t *in, uint64_t *out)
 {
 	uint32_t a = (uint32_t)in[0], b = (uint32_t)in[1];
 
+	if (!strcmp(fn, "block_start")) {
+		out[0] = lbs_block_start(a, in[1]);
+		return 1;
+	}
+	if (!strcmp(fn, "block_end")) {
+		out[0] = lbs_block_end(a, in[1]);
+		return 1;
+	}
+	if (!strcmp(fn, "block_offset")) {
+		out[0] = lbs_block_offset(a, in[1]);
+		return 1;
+	}
+	if (!strcmp(fn, "block_round_up")) {
+		out[0] = lbs_block_round_up(a, in[1]);
+		return 1;
+	}
+	if (!strcmp(fn, "pages_per_block")) {
+		out[0] = lbs_pages_per_block(a, b);
+		return 1;
+	}
 	if (!strcmp(fn, "pageblock_bits")) {
 		out[0] = lbs_pageblock_bits(a, b);
 		return 1;
@@ -208,6 +232,10 @@ static int lbs_vec_xfs(const char *fn, const uint64_t *in, uint64_t *out)
 	if (!strcmp(fn, "fsb_count_ok")) {
 		out[0] = lbs_vec_bool(lbs_fsb_count_ok(in[0], b,
 						       (uint32_t)in[2], in[3]));
+		return 1;
+	}
+	if (!strcmp(fn, "large_folios_ok")) {
+		out[0] = lbs_vec_bool(lbs_large_folios_ok(a, b));
 		return 1;
 	}
 	if (!strcmp(fn, "cowextsz_hint")) {

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The vector writer of gen_vectors.c, shared with the generator sections
+ * kept in their own files (gen_block.c).
+ */
+#ifndef LBS_GEN_VECTORS_H
+#define LBS_GEN_VECTORS_H
+
+#include <stdint.h>
+
+/* write one vector; @must: a regression vector, always written */
+void emit(const char *fn, uint32_t nin, const uint64_t *in, int must);
+/* a "# ..." comment line, and an empty line */
+void comment(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void blank(void);
+
+/* the sections kept outside gen_vectors.c */
+void gen_block(void);
+void gen_large_folios(void);
+
+#define ARGS(...) \
+	(uint32_t)(sizeof((uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)), \
+	(uint64_t[]){ __VA_ARGS__ }
+/* a boundary vector */
+#define V(fn, ...)	emit(fn, ARGS(__VA_ARGS__), 0)
+/* a regression vector: always written */
+#define R(fn, ...)	emit(fn, ARGS(__VA_ARGS__), 1)
+
+#endif /* LBS_GEN_VECTORS_H */
