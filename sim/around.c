@@ -97,12 +97,13 @@ static void zero_around_range(struct lbs_sim *s, uint64_t pos, uint64_t len,
  */
 static bool block_uninit(const struct lbs_sim *s, const struct extent *e)
 {
-	return s->blkbits > s->pshift && e->state != EXT_WRITTEN;
+	return lbs_pages_per_block(s->blkbits, s->pshift) > 1 &&
+	       e->state != EXT_WRITTEN;
 }
 
 static uint32_t uninit_pages(struct lbs_sim *s, uint64_t bstart)
 {
-	uint32_t n = 1u << (s->blkbits - s->pshift), mask = 0;
+	uint32_t n = lbs_pages_per_block(s->blkbits, s->pshift), mask = 0;
 
 	for (uint32_t i = 0; i < n; i++) {
 		struct folio *f = sim_folio_lookup(s,
@@ -121,7 +122,7 @@ void sim_count_need(struct lbs_sim *s, uint64_t bstart, uint32_t mask,
 
 	if (!mask)	/* also every bs <= ps write: nothing to count */
 		return;
-	n = 1u << (s->blkbits - s->pshift);
+	n = lbs_pages_per_block(s->blkbits, s->pshift);
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t a = bstart + ((uint64_t)i << s->pshift);
 		uint64_t b = a + s->ps;
@@ -196,7 +197,7 @@ bool sim_write_map(struct lbs_sim *s, uint64_t dfrom, uint64_t dto,
 		   struct around_src *src, uint64_t *istart, uint64_t *iend)
 {
 	struct extent *e = ext_at(s, dfrom);
-	uint64_t bstart = bno_of(s, dfrom) << s->blkbits;
+	uint64_t bstart = lbs_block_start(s->blkbits, dfrom);
 	struct lbs_zero_around za;
 	bool want;
 

@@ -22,7 +22,7 @@ void sim_read_folio(struct lbs_sim *s, struct folio *f)
 
 	while (p < fend) {
 		struct extent *e = ext_at(s, p);
-		uint64_t bend = (bno_of(s, p) + 1) << s->blkbits;
+		uint64_t bend = lbs_block_end(s->blkbits, p);
 		uint64_t mend = bend < fend ? bend : fend;
 		uint64_t q = p;
 		uint32_t poff, plen;
@@ -144,7 +144,8 @@ static void write_failed(struct lbs_sim *s, uint64_t start, uint64_t end)
  */
 static void punch_new_delalloc(struct lbs_sim *s, uint64_t bstart)
 {
-	uint64_t end = bstart + s->bs < s->isize ? bstart + s->bs : s->isize;
+	uint64_t bend = lbs_block_end(s->blkbits, bstart);
+	uint64_t end = bend < s->isize ? bend : s->isize;
 
 	for (uint64_t p = bstart; p < end;) {
 		struct folio *f = sim_folio_lookup(s, p >> s->pshift);
@@ -166,7 +167,7 @@ static uint64_t write_block(struct lbs_sim *s, uint64_t pos, uint64_t len,
 			    const uint8_t *buf, size_t *fault_left,
 			    bool *fault)
 {
-	uint64_t done = 0, bstart = bno_of(s, pos) << s->blkbits;
+	uint64_t done = 0, bstart = lbs_block_start(s->blkbits, pos);
 	uint64_t istart = pos, iend = pos + len;	/* instantiated */
 	struct around_src src;
 	bool za_ran = sim_write_map(s, pos, pos + len, &src, &istart, &iend);
@@ -231,7 +232,8 @@ retry:
 void sim_unshare_pages(struct lbs_sim *s, uint64_t pos, uint64_t end)
 {
 	while (pos < end) {
-		uint64_t b = bno_of(s, pos), bend = (b + 1) << s->blkbits;
+		uint64_t b = bno_of(s, pos);
+		uint64_t bend = lbs_block_end(s->blkbits, pos);
 		uint64_t n = (end < bend ? end : bend) - pos;
 
 		if (s->ext[b].state == EXT_WRITTEN && sim_cow_begin(s, b)) {
@@ -261,7 +263,7 @@ static uint64_t buffered_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 
 	while (done < len && !fault) {
 		uint64_t p = pos + done;
-		uint64_t bend = (bno_of(s, p) + 1) << s->blkbits;
+		uint64_t bend = lbs_block_end(s->blkbits, p);
 		uint64_t n = len - done < bend - p ? len - done : bend - p;
 
 		done += write_block(s, p, n, buf ? buf + done : NULL, &left,
@@ -284,13 +286,13 @@ bool sim_zero_range(struct lbs_sim *s, uint64_t pos, uint64_t len)
 
 	while (p < end) {
 		struct extent *e = ext_at(s, p);
-		uint64_t bend = (bno_of(s, p) + 1) << s->blkbits;
+		uint64_t bend = lbs_block_end(s->blkbits, p);
 		uint64_t n = (end < bend ? end : bend) - p;
 		uint64_t a, b;
 
 		if (e->state == EXT_UNWRITTEN || e->state == EXT_DELALLOC) {
-			lbs_round_range(s->blkbits, s->pshift, p, p + n - 1,
-					&a, &b);
+			lbs_flush_unmap_range(s->blkbits, s->pshift, p, n,
+					      &a, &b);
 			sim_write_and_wait(s, a, b);
 		}
 		if (e->state == EXT_WRITTEN) {
@@ -416,7 +418,7 @@ int64_t lbs_sim_mmap_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 		 * reserve delalloc over holes for the whole block, or COW
 		 * fork space over a shared one */
 		sim_write_map(s, fpos, fpos + mlen, &src, &is, &ie);
-		sim_count_need(s, bno_of(s, fpos) << s->blkbits,
+		sim_count_need(s, lbs_block_start(s->blkbits, fpos),
 			       src.need_mask, fpos, fpos + mlen);
 		/* bs < ps: every block under the folio gets a reservation */
 		for (uint64_t q = fpos + unit; q < fpos + mlen; q += unit) {

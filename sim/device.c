@@ -26,7 +26,7 @@ typedef uint8_t v16 __attribute__((vector_size(16)));
 void sim_dev_fill_stale(struct lbs_sim *s, uint64_t pblk)
 {
 	const v16 inc = { 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0 };
-	uint64_t a = pblk << s->blkbits;
+	uint64_t a = bpos_of(s, pblk);
 
 	/*
 	 * stale_byte() two words at a time (blocks start 256-byte aligned):
@@ -53,7 +53,7 @@ void sim_fill_from_disk(struct lbs_sim *s, struct folio *f, uint32_t off,
 
 	while (len) {
 		struct extent *e = ext_at(s, pos);
-		uint64_t bend = (bno_of(s, pos) + 1) << s->blkbits;
+		uint64_t bend = lbs_block_end(s->blkbits, pos);
 		uint32_t n = (uint32_t)(bend - pos < len ? bend - pos : len);
 
 		if (e && e->state == EXT_WRITTEN)

@@ -30,7 +30,7 @@ static bool dio_read_maps_written(struct lbs_sim *s, uint64_t pos,
 				  uint64_t len)
 {
 	for (uint64_t p = pos; p < pos + len;
-	     p = (bno_of(s, p) + 1) << s->blkbits) {
+	     p = lbs_block_end(s->blkbits, p)) {
 		struct extent *e = ext_at(s, p);
 
 		if (e && e->state == EXT_WRITTEN)
@@ -56,7 +56,7 @@ int64_t lbs_sim_dio_read(struct lbs_sim *s, uint64_t pos, uint64_t len,
 	while (done < len) {
 		uint64_t p = pos + done;
 		struct extent *e = ext_at(s, p);
-		uint64_t bend = (bno_of(s, p) + 1) << s->blkbits;
+		uint64_t bend = lbs_block_end(s->blkbits, p);
 		uint64_t n = len - done < bend - p ? len - done : bend - p;
 
 		if (e && e->state == EXT_WRITTEN)
@@ -103,14 +103,15 @@ int64_t lbs_sim_dio_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 	 * shared blocks cannot unshare part of a block: -ENOTBLK, and
 	 * xfs_file_write_iter() falls back to a buffered write.
 	 */
-	if (s->reflink_inode && ((pos | len) & (s->bs - 1)))
+	if (s->reflink_inode && (lbs_block_offset(s->blkbits, pos) ||
+				 lbs_block_offset(s->blkbits, len)))
 		return lbs_sim_write(s, pos, len, buf, SIZE_MAX);
 	sim_write_checks(s, pos);
 	sim_dio_invalidate(s, pos, len);
 	while (done < len) {
 		uint64_t p = pos + done;
 		struct extent *e = ext_at(s, p);
-		uint64_t bend = (bno_of(s, p) + 1) << s->blkbits;
+		uint64_t bend = lbs_block_end(s->blkbits, p);
 		uint64_t n = len - done < bend - p ? len - done : bend - p;
 		bool is_new = false;
 		struct lbs_dio_pads pads;
@@ -151,7 +152,7 @@ int64_t lbs_sim_dio_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 			sim_cow_remap(s, bno_of(s, p));
 		else if (e->state == EXT_UNWRITTEN)
 			e->state = EXT_WRITTEN;
-		p = (bno_of(s, p) + 1) << s->blkbits;
+		p = lbs_block_end(s->blkbits, p);
 	}
 	if (pos + len > s->isize)
 		s->isize = pos + len;

@@ -27,7 +27,7 @@ static bool is_data(struct lbs_sim *s, uint64_t pos, uint64_t *end)
 {
 	struct extent *e = ext_at(s, pos);
 	uint32_t bits = lbs_pageblock_bits(s->blkbits, s->pshift);
-	uint64_t bend = (bno_of(s, pos) + 1) << s->blkbits;
+	uint64_t bend = lbs_block_end(s->blkbits, pos);
 	uint64_t uend = ((pos >> bits) + 1) << bits;
 
 	*end = bend;
@@ -61,5 +61,5 @@ uint64_t lbs_sim_alloc_bytes(const struct lbs_sim *s)
 	/* xfs_vn_getattr(): real extents plus delalloc reservations */
 	for (uint64_t b = 0; b < s->nblocks; b++)
 		n += s->ext[b].state != EXT_HOLE;
-	return n << s->blkbits;
+	return bpos_of(s, n);
 }

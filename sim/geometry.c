@@ -97,7 +97,8 @@ int lbs_sim_config_check(const struct lbs_sim_config *cfg, char *err,
 		return -1;
 	}
 	if (cfg->max_folio_order &&
-	    cfg->block_size > cfg->page_size) {
+	    !lbs_large_folios_ok((uint32_t)sim_ilog2u(cfg->block_size),
+				 (uint32_t)sim_ilog2u(cfg->page_size))) {
 		snprintf(err, errlen,
 			 "max folio order %u with block size %u > page size %u: "
 			 "large folios are off when blocks are larger than pages "
@@ -139,10 +140,10 @@ struct lbs_sim *lbs_sim_create(const struct lbs_sim_config *cfg, char *err,
 	s->inject = cfg->inject;
 	s->max_size = cfg->max_file_size ? cfg->max_file_size : 1u << 20;
 	/* every block a file of max_size can touch, plus the EOF page's */
-	s->nblocks = (s->max_size >> s->blkbits) + (s->ps >> s->blkbits) + 2;
+	s->nblocks = bno_of(s, s->max_size) + bno_of(s, s->ps) + 2;
 	s->ext = calloc(s->nblocks, sizeof(*s->ext));
 	s->dev_nblocks = 2 * s->nblocks + 8;
-	s->dev = malloc(s->dev_nblocks << s->blkbits);
+	s->dev = malloc(bpos_of(s, s->dev_nblocks));
 	s->free_stack = malloc(s->dev_nblocks * sizeof(uint32_t));
 	s->refcnt = calloc(s->dev_nblocks, sizeof(uint32_t));
 	if (!s->ext || !s->dev || !s->free_stack || !s->refcnt)

@@ -64,8 +64,8 @@ static uint64_t default_end(struct lbs_sim *s)
 	uint64_t end = s->isize, mi = max_index(s);
 
 	for (uint64_t b = 0; b < s->nblocks; b++)
-		if (s->ext[b].state != EXT_HOLE && (b + 1) << s->blkbits > end)
-			end = (b + 1) << s->blkbits;
+		if (s->ext[b].state != EXT_HOLE && bpos_of(s, b + 1) > end)
+			end = bpos_of(s, b + 1);
 	for (uint64_t i = 0; i <= mi; i++)
 		if (sim_folio_lookup(s, i) && (i + 1) << s->pshift > end)
 			end = (i + 1) << s->pshift;
@@ -92,7 +92,8 @@ void lbs_sim_map_render(struct lbs_sim *s, FILE *out, uint64_t off,
 	fprintf(out, "%7s  %-10s  %-16s %-7s %s\n", "block", "offset",
 		"extent", "page", "units (one per pageblock)");
 	for (uint64_t b = b0; b < b1; b++) {
-		uint64_t bstart = b << s->blkbits, bend = bstart + s->bs;
+		uint64_t bstart = bpos_of(s, b);
+		uint64_t bend = lbs_block_end(s->blkbits, bstart);
 		const struct extent *e = &s->ext[b];
 		char ext[32];
 		bool eof_here = false;
@@ -103,7 +104,7 @@ void lbs_sim_map_render(struct lbs_sim *s, FILE *out, uint64_t off,
 		else
 			snprintf(ext, sizeof(ext), "%s",
 				 sim_ext_names[e->state]);
-		if (s->bs >= s->ps)
+		if (lbs_units_per_folio(s->blkbits, s->pshift) == 1)
 			fprintf(out, "%7" PRIu64 "  0x%08" PRIx64 "  %-16s p%-6"
 				PRIu64 " ", b, bstart, ext, bstart >> s->pshift);
 		else

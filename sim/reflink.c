@@ -25,9 +25,10 @@
 static int remap_checks(const struct lbs_sim *s, uint64_t src, uint64_t dst,
 			uint64_t *len, unsigned flags)
 {
-	uint64_t count = *len, bmask = s->bs - 1, bcount;
+	uint64_t count = *len, bcount;
 
-	if ((src | dst) & bmask)
+	if (lbs_block_offset(s->blkbits, src) ||
+	    lbs_block_offset(s->blkbits, dst))
 		return -EINVAL;
 	if (src + count < src || dst + count < dst)
 		return -EINVAL;
@@ -43,9 +44,9 @@ static int remap_checks(const struct lbs_sim *s, uint64_t src, uint64_t dst,
 		return -EFBIG;	/* generic_write_check_limits(): s_maxbytes */
 	if (src + count == s->isize &&
 	    (!(flags & REMAP_DEDUP) || dst + count == s->isize)) {
-		bcount = ((s->isize + bmask) & ~bmask) - src;
+		bcount = lbs_block_round_up(s->blkbits, s->isize) - src;
 	} else {
-		count &= ~bmask;
+		count = lbs_block_start(s->blkbits, count);
 		bcount = count;
 	}
 	if (dst + bcount > src && dst < src + bcount)
@@ -92,7 +93,7 @@ static bool same_bytes(struct lbs_sim *s, uint64_t a, uint64_t b,
 static int remap(struct lbs_sim *s, uint64_t src, uint64_t dst,
 		 uint64_t *len, unsigned flags)
 {
-	uint64_t sb, db, nb, newsize, n = *len, bmask = s->bs - 1;
+	uint64_t sb, db, nb, newsize, n = *len;
 	int err = remap_checks(s, src, dst, &n, flags);
 
 	*len = 0;
@@ -102,11 +103,11 @@ static int remap(struct lbs_sim *s, uint64_t src, uint64_t dst,
 	sim_write_and_wait(s, dst, dst + n - 1);
 	if ((flags & REMAP_DEDUP) && !same_bytes(s, src, dst, n))
 		return LBS_SIM_DEDUPE_DIFFERS;
-	if ((n & bmask) && dst + n < s->isize) {
+	if (lbs_block_offset(s->blkbits, n) && dst + n < s->isize) {
 		if (!(flags & REMAP_CAN_SHORTEN))
 			return (flags & REMAP_DEDUP) ?
 			       LBS_SIM_DEDUPE_DIFFERS : -EINVAL;
-		n &= ~bmask;
+		n = lbs_block_start(s->blkbits, n);
 		if (!n)
 			return 0;
 	}
@@ -121,11 +122,11 @@ static int remap(struct lbs_sim *s, uint64_t src, uint64_t dst,
 	s->reflink_inode = true;
 	sb = bno_of(s, src);
 	db = bno_of(s, dst);
-	nb = bno_of(s, n + bmask);	/* XFS_B_TO_FSB() */
+	nb = bno_of(s, lbs_block_round_up(s->blkbits, n)); /* XFS_B_TO_FSB() */
 	newsize = dst + n;
 	for (uint64_t i = 0; i < nb; i++) {
 		struct extent *se = &s->ext[sb + i], *de = &s->ext[db + i];
-		uint64_t end = (db + i + 1) << s->blkbits;
+		uint64_t end = bpos_of(s, db + i + 1);
 
 		sim_free_block(s, de);
 		if (se->state == EXT_WRITTEN) {

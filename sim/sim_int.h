@@ -10,6 +10,7 @@
 #include "lbs_sim.h"
 #include "lbs_iomap.h"
 #include "lbs_xfs.h"
+#include "lbs_util.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -104,9 +105,20 @@ static inline void fl_clear(struct folio *f, unsigned b)
 	__atomic_fetch_and(&f->flags, ~b, __ATOMIC_RELEASE);
 }
 
+/*
+ * The two unit conversions between bytes and block numbers,
+ * XFS_B_TO_FSBT() and XFS_FSB_TO_B(): extent map and device block
+ * indices, never a rounding.  Every block boundary comes from core
+ * (lbs_block_start(), lbs_block_end(), lbs_block_offset(), ...).
+ */
 static inline uint64_t bno_of(const struct lbs_sim *s, uint64_t pos)
 {
-	return pos >> s->blkbits;	/* extent map index, not a rounding */
+	return pos >> s->blkbits;
+}
+
+static inline uint64_t bpos_of(const struct lbs_sim *s, uint64_t b)
+{
+	return b << s->blkbits;
 }
 
 static inline struct extent *ext_at(struct lbs_sim *s, uint64_t pos)
@@ -120,16 +132,14 @@ static inline uint64_t dev_addr(const struct lbs_sim *s, const struct extent *e,
 				uint64_t pos)
 {
 	/* xfs_fsb_to_db() plus the offset of @pos in its block */
-	return ((uint64_t)e->pblk << s->blkbits) +
-	       (pos - (bno_of(s, pos) << s->blkbits));
+	return bpos_of(s, e->pblk) + lbs_block_offset(s->blkbits, pos);
 }
 
 /* the same for the block's COW fork block */
 static inline uint64_t cow_addr(const struct lbs_sim *s, const struct extent *e,
 				uint64_t pos)
 {
-	return ((uint64_t)e->cow_pblk << s->blkbits) +
-	       (pos - (bno_of(s, pos) << s->blkbits));
+	return bpos_of(s, e->cow_pblk) + lbs_block_offset(s->blkbits, pos);
 }
 
 /* a written data fork block with another owner (xfs_bmap_trim_cow()) */
@@ -170,13 +180,12 @@ static inline uint64_t max_index(const struct lbs_sim *s)
 	return (s->max_size >> s->pshift) + 1;
 }
 
+/* ifs_block_is_uptodate(): the bitmap test is core's, as in core */
 static inline bool unit_uptodate(const struct folio *f, uint32_t u)
 {
-	const unsigned long w = 8 * sizeof(long);
-
 	if (!f->ubits)
 		return fl_get(f) & F_UPTODATE;
-	return (f->ubits[u / w] >> (u % w)) & 1;
+	return LBS_TEST_BIT(u, f->ubits);
 }
 
 static inline bool folio_uptodate(const struct folio *f)

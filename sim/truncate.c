@@ -86,7 +86,7 @@ int sim_setattr_size(struct lbs_sim *s, uint64_t newsize)
 	/* xfs_itruncate_extents(): free blocks that start at or past EOF,
 	 * and when shrinking, their COW fork blocks too */
 	for (uint64_t b = s->nblocks; b-- > 0;) {
-		if ((b << s->blkbits) < newsize)
+		if (bpos_of(s, b) < newsize)
 			break;
 		sim_free_block(s, &s->ext[b]);
 		if (newsize <= oldsize)
@@ -112,7 +112,7 @@ static void free_file_space(struct lbs_sim *s, uint64_t pos, uint64_t len)
 
 	sim_flush_unmap(s, pos, len);
 	for (uint64_t b = bno_of(s, pos); b < s->nblocks; b++) {
-		uint64_t bs = b << s->blkbits, be = bs + s->bs;
+		uint64_t bs = bpos_of(s, b), be = lbs_block_end(s->blkbits, bs);
 
 		if (bs >= end)
 			break;
@@ -135,7 +135,7 @@ static void alloc_file_space(struct lbs_sim *s, uint64_t pos, uint64_t len)
 
 		if (e->state == EXT_HOLE || e->state == EXT_DELALLOC)
 			sim_alloc_block(s, e, EXT_UNWRITTEN);
-		p = (bno_of(s, p) + 1) << s->blkbits;
+		p = lbs_block_end(s->blkbits, p);
 	}
 }
 
