@@ -28,8 +28,15 @@
 #                           kernel-glue/selftest-6.1/KNOB.patch in turn (the
 #                           kernel twins of the simulator's fault knobs);
 #                           succeeds only if the suite catches every one.
+#   make qemu-powercut KERNEL=... [BLOCK_SIZES=...] [POWERCUT_ROUNDS=3]
+#                           power cuts (tests/qemu/powercut.sh): QEMU killed
+#                           at a random moment of an lbs-fsx campaign, a
+#                           second boot's log recovery, xfs_repair -n and
+#                           every byte checked against the campaign's
+#                           journal. Report: $(BUILD)/qemu/powercut-KERNEL/
 #   make qemu-verify-ci     CI subset (part of `make check`): patched-6.1 at
-#                           4096, 16384 and 65536, $(CI_OPS) fsx ops.
+#                           4096, 16384 and 65536, $(CI_OPS) fsx ops, then
+#                           one power cut at 4096 and one at 65536.
 #   make qemu-verify-ref    the same suite on ref-6.12 at 65536 (`make
 #                           check-ref`, run by CI after `make check`): the
 #                           suite's expectations hold upstream, and the
@@ -59,8 +66,9 @@ VERIFY_ARGS ?=
 SELFTEST_BLOCK_SIZES ?= 4096 16384 65536
 SELFTEST_KERNEL ?= ref-6.12
 CI_OPS ?= 2000
+POWERCUT_ROUNDS ?= 3
 
-.PHONY: qemu-skeleton qemu-pristine-ktap ktap-selftest qemu-verify qemu-verify-selftest qemu-verify-ci qemu-verify-ref qemu-verify-matrix guest-tests
+.PHONY: qemu-powercut qemu-skeleton qemu-pristine-ktap ktap-selftest qemu-verify qemu-verify-selftest qemu-verify-ci qemu-verify-ref qemu-verify-matrix guest-tests
 
 qemu-skeleton:
 	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/tests/qemu/skeleton.sh \
@@ -92,6 +100,12 @@ qemu-verify-selftest:
 
 qemu-verify-ci:
 	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) qemu-verify KERNEL=patched-6.1 BLOCK_SIZES="4096 16384 65536" LBS_OPS=$(CI_OPS)
+	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) qemu-powercut KERNEL=patched-6.1 BLOCK_SIZES="4096 65536" POWERCUT_ROUNDS=1
+
+qemu-powercut:
+	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/tests/qemu/powercut.sh --kernel $(KERNEL) \
+		--block-sizes "$(BLOCK_SIZES)" --rounds $(POWERCUT_ROUNDS) \
+		$(if $(filter patched-6.1,$(KERNEL)),--series $(KERNEL_SERIES))
 
 qemu-verify-ref:
 	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) qemu-verify KERNEL=ref-6.12 BLOCK_SIZES=65536 LBS_OPS=$(CI_OPS)

@@ -7,7 +7,9 @@
 #
 # Reads /lbs/config (shell assignments): KERNEL (expectation key, e.g.
 # ref-6.12), BLOCK_SIZES, LBS_OPS (ops per lbs-fsx campaign), LBS_SEED,
-# LBS_DIFF_FILE_SIZE (the differential's file limit, the one lbs-sim used).
+# LBS_DIFF_FILE_SIZE (the differential's file limit, the one lbs-sim used),
+# LBS_MODE (suite, or powercut-run / powercut-check with LBS_BS: the two
+# boots of tests/qemu/powercut.sh, see powercut() below).
 # Disks are found by their virtio serial (/sys/block/vdX/serial):
 #   m<BS>  main image, block size BS, pre-filled with "STALEDA\n" before mkfs
 #   r<BS>  runt-last-AG image, block size BS
@@ -37,7 +39,7 @@ if [ "${1:-}" = --list ]; then
 	exit $?
 fi
 
-KERNEL=unknown BLOCK_SIZES="" LBS_OPS=10000 LBS_SEED=1 LBS_DIFF_FILE_SIZE=""
+KERNEL=unknown BLOCK_SIZES="" LBS_OPS=10000 LBS_SEED=1 LBS_DIFF_FILE_SIZE="" LBS_MODE=suite
 # shellcheck disable=SC1091
 [ -f /lbs/config ] && . /lbs/config
 EXPECT=/lbs/expect.txt
@@ -182,7 +184,42 @@ fsx() { # fsx BS TEST
 	rm -f "$f"
 }
 
+# tests/qemu/powercut.sh's two boots on one image (serial pc), with the
+# journal (pj) and the file's bytes out (po):
+# powercut-run: an lbs-fsx campaign journaling every change to pj, until
+# the host kills QEMU; powercut-check: mount (log recovery), the file's
+# size on the console and its bytes on po, unmount.
+powercut() { # powercut run|check
+	pc=$(devof pc) pj=$(devof pj) po=$(devof po)
+	if [ -z "$pc" ] || [ -z "$pj" ] || [ -z "$po" ]; then
+		echo "LBS-PC: fail no disks with serials pc, pj and po"
+		return 1
+	fi
+	if ! mount -t xfs "$pc" /mnt/m 2>/tmp/err; then
+		echo "LBS-PC: fail mount: $(dmesg | grep XFS | tail -n 2 | tr '\n' ' ')$(cat /tmp/err)"
+		return 1
+	fi
+	f=/mnt/m/powercut.fsx
+	if [ "$1" = run ]; then
+		echo "LBS-PC: begin bs=$LBS_BS seed=$LBS_SEED ops=$LBS_OPS"
+		"$FSX" --ops "$LBS_OPS" --seed "$LBS_SEED" --block-size "$LBS_BS" \
+			--journal "$pj" --stale-pattern 'STALEDA\n' "$f" >/tmp/out 2>&1
+		echo "LBS-PC: end rc=$? $(tail -n 1 /tmp/out)"
+		# the host cuts the power; until then, nothing more is written
+		while :; do sleep 60; done
+	fi
+	size=$(stat -c %s "$f") || { echo "LBS-PC: fail no $f after log recovery"; return 1; }
+	dd if="$f" of="$po" bs=65536 conv=fsync 2>/dev/null || { echo "LBS-PC: fail copy to $po"; return 1; }
+	echo "LBS-PC: size $size"
+	umount /mnt/m || { echo "LBS-PC: fail umount"; return 1; }
+	echo "LBS-PC: checked"
+}
+
 dmesg -c >/dev/null 2>&1
+case $LBS_MODE in
+powercut-run) powercut run; exit $? ;;
+powercut-check) powercut check; exit $? ;;
+esac
 for bs in $BLOCK_SIZES; do
 	echo "LBS-TEST: begin bs=$bs"
 	m=$(devof "m$bs") r=$(devof "r$bs")
