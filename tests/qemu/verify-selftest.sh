@@ -13,9 +13,10 @@
 # alone on top of the series ($LBS_BUILD/kernel-patch): the kernel twins of
 # the simulator's --inject knobs (no-zero-around, no-dio-zero, no-wb-round,
 # mark-partial-uptodate, no-copy-around), cow-window (COW reservations
-# over the whole extent size hint at bs > ps) and unshare-cancels-dirty
-# (6.1 without the upstream fix of patch 26); the simulator has no COW
-# fork yet.  The runs share the worktree and object directory
+# over the whole extent size hint at bs > ps), unshare-cancels-dirty
+# (6.1 without the upstream fix of patch 26) and delalloc-written (delalloc
+# converted to written extents: stale data after a crash, which only the
+# crash campaigns can see).  The runs share the worktree and object directory
 # build/linux/patched-6.1-selftest (incremental builds); each report is kept
 # as build/qemu/patched-6.1-selftest/KNOB.report.txt.
 #
