@@ -1,6 +1,6 @@
 # Real fstests in a QEMU TCG guest (tests/fstests/). Included by the
-# top-level Makefile (`include mk/fstests.mk`); `make check` runs only
-# fstests-ci.
+# top-level Makefile (`include mk/fstests.mk`); `make check-fstests` (CI,
+# after `make check`) runs fstests-ci, the rest is on demand.
 #
 #   make fstests KERNEL=patched-6.1|stock-6.1|ref-6.12 BLOCK_SIZE=N
 #                [TESTS="generic/091 ..." | GROUP=lbs|quick|...] [TWIN=KNOB]
@@ -20,11 +20,10 @@
 #                           fresh mkfs.xfs -b size=N (reflink on, so clone,
 #                           dedupe and copy_range on), then xfs_repair -n;
 #                           results in $(BUILD)/fstests/fsx-KERNEL-N/.
-#   make fstests-ci         `make check`'s part: patched-6.1 at 65536, the
-#                           tests of $(FSTESTS_CI_TESTS) (sub-block
-#                           reflink COW through write, O_DIRECT and mmap;
-#                           fsx with O_DIRECT and mmap), on the kernel
-#                           qemu-verify-ci built (the same config).
+#   make fstests-ci         CI's part (`make check-fstests`): patched-6.1 at
+#                           65536, the tests of $(FSTESTS_CI_TESTS)
+#                           (sub-block reflink COW through write, O_DIRECT
+#                           and mmap; fsx with O_DIRECT and mmap).
 #   make fstests-compare    one table over every KERNEL-N with results, with
 #                           the regressions (patched-6.1 fails where ref-6.12
 #                           passes at that block size, or at 4096 where

@@ -25,8 +25,8 @@
 #   --fsx-seed S    fsx -S (default 1); --fsx-campaigns "LIST" a subset
 #
 # Steps: fstests build (tests/fstests/build-fstests.sh), kernel build
-# (tests/qemu/build-kernel.sh, skipped by stamp) into $LBS_BUILD/kernel/K
-# (the kernel `make qemu-verify` boots too: one build serves both), three
+# (tests/qemu/kernel-image.sh --fstests, skipped by stamp) into
+# $LBS_BUILD/kernel/K-fstests, three
 # sparse 4 GiB disks (TEST_DEV made by mkfs.xfs -b size=N on the host,
 # SCRATCH_DEV, LOGWRITES_DEV), an
 # initramfs whose stage 1 is tests/fstests/guest-init.sh, one QEMU boot
@@ -123,7 +123,7 @@ t_all=$(date +%s)
 fstests=$("$HERE/build-fstests.sh")
 mkdir -p "$BUILD/qemu/empty-series"
 t0=$(date +%s)
-image=$("$ROOT/tests/qemu/kernel-image.sh" "$kernel" "$name" "$series")
+image=$("$ROOT/tests/qemu/kernel-image.sh" --fstests "$kernel" "$name" "$series")
 build_s=$(($(date +%s) - t0))
 say "kernel: ${build_s}s ($image)"
 

@@ -1,26 +1,33 @@
 #!/bin/sh
-# The guest kernel of the QEMU suites, built once for all of them:
+# The guest kernel of the QEMU suites:
 #
-#   kernel-image.sh KERNEL NAME SERIES_DIR
+#   kernel-image.sh [--fstests] KERNEL NAME SERIES_DIR
 #
 # KERNEL: patched-6.1 or stock-6.1 (linux-source-6.1, lbs-6.1.config) or
 # ref-6.12 (linux-source-6.12, ref-6.12.config); SERIES_DIR: the patches on
 # top (the series, a twin series, or an empty directory). The worktree is
 # $LBS_BUILD/linux/NAME (scripts/linux-tree.sh), the kernel
-# $LBS_BUILD/kernel/NAME: the test kernel's fragment plus
-# kernel-glue/config/fstests.config, so that the verification suite
-# (verify.sh), the power-cut test (powercut.sh) and fstests
-# (tests/fstests/run-fstests.sh) boot the same image, which build-kernel.sh
-# rebuilds only when tree, patches or config change.
-# Prints the bzImage path; exit 1 on a failed build (log:
-# $LBS_BUILD/kernel/NAME/build.log), 2 on bad arguments.
+# $LBS_BUILD/kernel/NAME: the test kernel's fragment, which the
+# verification suite (verify.sh) and the power-cut test (powercut.sh)
+# boot. --fstests adds kernel-glue/config/fstests.config (9p, overlayfs,
+# the network stack, device-mapper, quota: a third more objects and about
+# twice the build time) in $LBS_BUILD/kernel/NAME-fstests, for
+# tests/fstests/run-fstests.sh. build-kernel.sh rebuilds only when tree,
+# patches or config change.
+# Prints the bzImage path; exit 1 on a failed build (log: build.log in the
+# kernel directory), 2 on bad arguments.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 BUILD=${LBS_BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 export LBS_BUILD="$BUILD"
-[ $# -eq 3 ] || { echo "usage: kernel-image.sh KERNEL NAME SERIES_DIR" >&2; exit 2; }
+extra="" suffix=""
+if [ "${1:-}" = --fstests ]; then
+	extra=$ROOT/kernel-glue/config/fstests.config suffix=-fstests
+	shift
+fi
+[ $# -eq 3 ] || { echo "usage: kernel-image.sh [--fstests] KERNEL NAME SERIES_DIR" >&2; exit 2; }
 kernel=$1 name=$2 series=$3
 case $kernel in
 patched-6.1 | stock-6.1) version=6.1 frag=lbs-6.1.config ;;
@@ -29,5 +36,6 @@ ref-6.12) version=6.12 frag=ref-6.12.config ;;
 esac
 [ -d "$series" ] || { echo "kernel-image.sh: no series directory $series" >&2; exit 2; }
 tree=$("$ROOT/scripts/linux-tree.sh" --version "$version" worktree "$name" "$series") || exit 1
-exec "$HERE/build-kernel.sh" "$tree" "$BUILD/kernel/$name" \
-	"$ROOT/kernel-glue/config/$frag" "$ROOT/kernel-glue/config/fstests.config"
+# shellcheck disable=SC2086
+exec "$HERE/build-kernel.sh" "$tree" "$BUILD/kernel/$name$suffix" \
+	"$ROOT/kernel-glue/config/$frag" $extra

@@ -8,9 +8,8 @@
 #                     stock-6.1: pristine linux-source-6.1, kernel-glue/config/lbs-6.1.config
 #                     patched-6.1: 6.1 + the series (default $LBS_BUILD/kernel-patch),
 #                       lbs-6.1.config
-#                     each plus kernel-glue/config/fstests.config: the kernel
-#                     is $LBS_BUILD/kernel/NAME (tests/qemu/kernel-image.sh),
-#                     the one `make fstests` boots
+#                     built by tests/qemu/kernel-image.sh into
+#                     $LBS_BUILD/kernel/NAME (powercut.sh boots it too)
 #   --block-sizes L   default "4096 8192 16384 32768 65536"
 #   --series DIR      patches applied to the tree (default: none, or
 #                     $LBS_BUILD/kernel-patch for patched-6.1)
