@@ -110,6 +110,9 @@ bool lbs_zero_around(uint32_t blkbits, uint32_t pshift, uint64_t pos,
 		     struct lbs_zero_around *za);
 bool lbs_post_eof_range(uint32_t blkbits, uint32_t pshift, uint64_t eof,
 			uint64_t *pos, uint64_t *len);
+bool lbs_short_copy_range(uint32_t blkbits, uint32_t pshift, uint64_t pos,
+			  uint64_t data_end, uint64_t isize,
+			  uint64_t *fill_pos, uint64_t *fill_len);
 
 bool lbs_need_copy_around(uint32_t blkbits, uint32_t pshift, bool cow);
 bool lbs_fill_from_source(enum lbs_map_type src, bool src_new, uint64_t pos,

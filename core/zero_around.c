@@ -113,3 +113,51 @@ bool lbs_post_eof_range(uint32_t blkbits, uint32_t pshift, uint64_t eof,
 	*len = block_end - page_end;
 	return *len != 0;
 }
+
+/**
+ * lbs_short_copy_range() - pages to fill after a short copy into a block
+ * @blkbits: log2 of the filesystem block size
+ * @pshift: log2 of the page (folio) size
+ * @pos: the copy point, where the short copy stopped
+ * @data_end: end of the write's data in the block that holds @pos
+ * @isize: the file size after the short write
+ * @fill_pos: returns @pos, the start of the range to fill
+ * @fill_len: returns its length, 0 if there is nothing to fill
+ *
+ * Zero-around leaves the pages that the write's data covers to the data.
+ * When the copy from the user buffer stops short (the buffer faults), the
+ * pages of [@pos, @data_end) that no copy reached are neither initialised
+ * nor dirty while the rest of the block is dirty, and the block converts
+ * (or a COW block is remapped) whole at writeback: those pages would
+ * expose what the disk holds.  They are filled like the pages around the
+ * write, a whole page at a time, from the page that holds @pos to the end
+ * of the page that holds @data_end - 1.  The range stops at the end of the
+ * page that holds the last byte before @isize: a page wholly past EOF is
+ * skipped by writeback and dropped by truncate, so filling it would be
+ * lost work, and lbs_post_eof_range() covers the part of the block past
+ * that page on disk.
+ *
+ * The range starts at @pos, not at the start of its page: bytes of that
+ * page below @pos were copied (the page is uptodate then, and is only
+ * dirtied) or lie before the write.  With blocks no larger than a page
+ * there is no zero-around and nothing to fill; nor is there when the
+ * copy reached @data_end, or when @isize is at or before the start of
+ * the page that holds @pos.
+ *
+ * Return: true if @fill_len is not 0.
+ */
+bool lbs_short_copy_range(uint32_t blkbits, uint32_t pshift, uint64_t pos,
+			  uint64_t data_end, uint64_t isize,
+			  uint64_t *fill_pos, uint64_t *fill_len)
+{
+	uint64_t psize = (uint64_t)1 << pshift;
+	uint64_t end = LBS_MIN(LBS_ROUND_UP(data_end, psize),
+			       LBS_ROUND_UP(isize, psize));
+
+	*fill_pos = pos;
+	*fill_len = 0;
+	if (blkbits <= pshift || data_end <= pos || end <= pos)
+		return false;
+	*fill_len = end - pos;
+	return true;
+}

@@ -4,7 +4,7 @@
  * page: zero-around (blocks not initialised on disk) and copy-around (COW
  * blocks, filled from the data fork), the fill after a short copy, and
  * the independent count of the zero-around minimum.  The ranges are
- * core's (lbs_zero_around(), lbs_post_eof_range()), the fill rule is
+ * core's (lbs_zero_around(), lbs_short_copy_range()), the fill rule is
  * core's lbs_fill_from_source().
  */
 #define _GNU_SOURCE
@@ -150,36 +150,37 @@ void sim_za_count(struct lbs_sim *s, struct folio *f, uint64_t n)
  * COW block is remapped) whole at writeback: stale data.  6.1 has nothing
  * that initialises them (iomap_write_failed() only truncates past EOF):
  * the port fills them like the pages around the write (zeroes, or the
- * source's data in a COW block), as here, from the copy point to the end
- * of the range, cut at the end of the EOF page (core's post-EOF range
- * starts there).  The page holding pos+len keeps the tail fill it already
- * had, so it is whole.
+ * source's data in a COW block), whole pages over core's
+ * lbs_short_copy_range(), the same call iomap_write_iter() makes.  The
+ * kernel skips the pages that hold data when it zeroes around, and fills
+ * the page holding pos+len whole here; this model's zero_around_range()
+ * already filled that page past pos+len (the part __iomap_write_begin()
+ * would have zeroed), so only the bytes up to pos+len are filled now, and
+ * each byte is counted once.
  */
 void sim_short_copy_fill(struct lbs_sim *s, uint64_t from, uint64_t to,
-			    const struct around_src *src)
+			 const struct around_src *src)
 {
-	uint64_t eofpage_end, plen;
+	uint64_t pos, len, end;
 
-	lbs_post_eof_range(s->blkbits, s->pshift, s->isize, &eofpage_end,
-			   &plen);
-	if (to > eofpage_end)
-		to = eofpage_end;
-	while (from < to) {
-		struct folio *f = sim_folio_get(s, from >> s->pshift);
+	if (!lbs_short_copy_range(s->blkbits, s->pshift, from, to, s->isize,
+				  &pos, &len))
+		return;
+	for (end = pos + len; pos < end;) {
+		struct folio *f = sim_folio_get(s, pos >> s->pshift);
 		uint64_t fpos = fpos_of(s, f), fend = fend_of(s, f);
-		uint64_t end = to < fend ? to : fend;
 
 		if (folio_uptodate(f)) {
 			s->c.za_dirtied_uptodate++;
 		} else {
-			around_fill(s, f, from, end, src);
-			/* [fpos, from): head fill or data; [end, fend):
-			 * tail fill or past EOF */
+			around_fill(s, f, pos, to < fend ? to : fend, src);
+			/* [fpos, pos): head fill or data; [to, fend): tail
+			 * fill */
 			sim_set_range_uptodate(s, f, 0, (uint32_t)(fend - fpos));
 			fl_set(f, F_ZEROED);
 		}
 		fl_set(f, F_DIRTY);
-		from = end;
+		pos = fend;
 	}
 }
 

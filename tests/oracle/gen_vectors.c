@@ -953,6 +953,7 @@ int main(int argc, char **argv)
 	gen_zero_uptodate();
 	gen_need_zero_around();
 	gen_zero_around();
+	gen_short_copy();
 	gen_copy_around();
 	gen_dio();
 	gen_writeback();

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The vector writer of gen_vectors.c, shared with the generator sections
- * kept in their own files (gen_block.c).
+ * kept in their own files (gen_block.c, gen_short_copy.c).
  */
 #ifndef LBS_GEN_VECTORS_H
 #define LBS_GEN_VECTORS_H
@@ -17,6 +17,7 @@ void blank(void);
 /* the sections kept outside gen_vectors.c */
 void gen_block(void);
 void gen_large_folios(void);
+void gen_short_copy(void);
 
 #define ARGS(...) \
 	(uint32_t)(sizeof((uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)), \

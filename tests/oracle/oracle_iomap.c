@@ -590,3 +590,55 @@ int o_post_eof_range(const uint64_t *in, uint64_t *out)
 	out[0] = out[2] != 0;
 	return 3;
 }
+
+/*
+ * Walk the pages of the block that holds the copy point pos.  A page is
+ * filled when it holds a byte of [pos, data_end) that the copy did not
+ * reach, and starts before EOF, so holds a byte of the file (the pages
+ * past it would be dropped).  The range starts at pos and ends with the
+ * last page filled; it is empty, starting at pos, when no page is.  The
+ * data must end inside pos's block; blocks no larger than a page are
+ * never zeroed around, so there is nothing to fill.
+ */
+int o_short_copy_range(const uint64_t *in, uint64_t *out)
+{
+	uint64_t pos = in[2], dend = in[3], isize = in[4];
+	uint64_t bsize, psize, blk, p, first = 0, last = 0;
+	bool any = false;
+
+	if (!o_blkbits_ok(in[0]) || !o_pshift_ok(in[1]) || pos >= O_LOFF_END ||
+	    dend > O_LOFF_END || isize > O_LOFF_END)
+		return ORACLE_DOMAIN;
+	bsize = ow_pow2((uint32_t)in[0]);
+	psize = ow_pow2((uint32_t)in[1]);
+	blk = ow_floor(pos, bsize, NULL);
+	if (dend > blk + bsize)
+		return ORACLE_DOMAIN;
+	out[0] = 0;
+	out[1] = pos;
+	out[2] = 0;
+	if (bsize <= psize)
+		return 3;
+	for (p = blk; p - blk < bsize; p += psize) {
+		/* the bytes of [pos, dend) in this page */
+		uint64_t lo = p > pos ? p : pos;
+		uint64_t hi = p + psize < dend ? p + psize : dend;
+
+		if (lo >= hi || p >= isize)
+			continue;
+		if (any && last != p)
+			oracle_bug("short_copy_range model: pages not "
+				   "contiguous");
+		if (!any)
+			first = p;
+		any = true;
+		last = p + psize;
+	}
+	if (any && (first > pos || last <= pos))
+		oracle_bug("short_copy_range model: range misses pos");
+	if (any) {
+		out[0] = 1;
+		out[2] = last - pos;
+	}
+	return 3;
+}

@@ -32,7 +32,7 @@ static const struct {
 	{ "btree_calc_size", 3 },	{ "inobt_max_size", 5 },
 	{ "stat_blksize", 6 },		{ "mount_blocksize", 4 },
 	{ "fsb_count_ok", 4 },		{ "cowextsz_hint", 3 },
-	{ "large_folios_ok", 2 },
+	{ "large_folios_ok", 2 },	{ "short_copy_range", 5 },
 };
 
 static uint64_t lbs_vec_bool(bool b)
@@ -126,6 +126,12 @@ static int lbs_vec_iomap(const char *fn, const uint64_t *in, uint64_t *out)
 	if (!strcmp(fn, "post_eof_range")) {
 		out[0] = lbs_vec_bool(lbs_post_eof_range(a, b, in[2], &out[1],
 							 &out[2]));
+		return 3;
+	}
+	if (!strcmp(fn, "short_copy_range")) {
+		out[0] = lbs_vec_bool(lbs_short_copy_range(a, b, in[2], in[3],
+							   in[4], &out[1],
+							   &out[2]));
 		return 3;
 	}
 	if (!strcmp(fn, "need_copy_around")) {
