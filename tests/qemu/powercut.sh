@@ -24,6 +24,9 @@
 # at an arbitrary instruction, not a model of a drive that loses or
 # reorders acknowledged writes.
 #
+# LBS_KERNEL_IMAGE: boot this bzImage instead of building (it must be the
+# kernel --kernel names, e.g. a twin of it for a negative control).
+#
 # Report: $LBS_BUILD/qemu/powercut-KERNEL/report.txt, one line a round:
 #   LBS-POWERCUT <bs> round <r> seed <s> cut <ms>ms: pass|fail <reason>
 # Exit 0 if every round passed, 1 if one failed, 2 on bad arguments.
@@ -68,7 +71,13 @@ out=$BUILD/qemu/powercut-$kernel
 mkdir -p "$out"
 report=$out/report.txt
 : >"$report"
-image=$("$HERE/kernel-image.sh" "$kernel" "$kernel" "$series") || { echo "powercut.sh: kernel build failed" >&2; exit 1; }
+if [ -n "${LBS_KERNEL_IMAGE:-}" ]; then	# a kernel another run built (a twin)
+	[ -f "$LBS_KERNEL_IMAGE" ] || die "LBS_KERNEL_IMAGE $LBS_KERNEL_IMAGE not found"
+	image=$LBS_KERNEL_IMAGE
+	say "prebuilt kernel $image"
+else
+	image=$("$HERE/kernel-image.sh" "$kernel" "$kernel" "$series") || { echo "powercut.sh: kernel build failed" >&2; exit 1; }
+fi
 bins=$("$ROOT/tests/guest/build.sh" "$out/guest")
 fsx_host=$out/guest/lbs-fsx	# static: runs on the host too
 export LBS_QEMU_MEM=1G
