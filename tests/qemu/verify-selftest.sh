@@ -14,9 +14,11 @@
 # the simulator's --inject knobs (no-zero-around, no-dio-zero, no-wb-round,
 # mark-partial-uptodate, no-copy-around), cow-window (COW reservations
 # over the whole extent size hint at bs > ps), unshare-cancels-dirty
-# (6.1 without the upstream fix of patch 26) and delalloc-written (delalloc
+# (6.1 without the upstream fix of patch 26), delalloc-written (delalloc
 # converted to written extents: stale data after a crash, which only the
-# crash campaigns can see).  The runs share the worktree and object directory
+# crash campaigns can see) and fsync-no-log (fsync without its log force:
+# fsynced data lost by a shutdown without the log flush or a power cut,
+# tests/qemu/powercut.sh).  The runs share the worktree and object directory
 # build/linux/patched-6.1-selftest (incremental builds); each report is kept
 # as build/qemu/patched-6.1-selftest/KNOB.report.txt.
 #
