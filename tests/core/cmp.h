@@ -70,6 +70,21 @@ static inline int cmp_one(struct cmp *c, uint32_t nin, const uint64_t *in)
 	return 1;
 }
 
+/* one line of totals for a function; a mismatch, or no comparison at
+ * all, fails the cmocka test (cmocka.h must be included before this) */
+static inline void cmp_report(struct cmp *c)
+{
+	printf("%-24s %10" PRIu64 " comparisons, %" PRIu64
+	       " inputs out of domain skipped, %" PRIu64 " mismatches\n",
+	       c->fn, c->n, c->domain, c->bad);
+	fflush(stdout);
+	if (c->bad)
+		fail_msg("%s: %" PRIu64 " of %" PRIu64
+			 " comparisons differ from the oracle", c->fn, c->bad,
+			 c->n);
+	assert_true(c->n > 0);
+}
+
 /* CMP(c, in0, in1, ...): compare on these inputs */
 #define CMP(c, ...) cmp_one((c),					\
 	(uint32_t)(sizeof((uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)), \

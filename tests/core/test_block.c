@@ -20,19 +20,6 @@ static const char *const block_fns[] = {
 	"block_start", "block_end", "block_offset", "block_round_up",
 };
 
-static void cmp_report(struct cmp *c)
-{
-	printf("%-24s %10" PRIu64 " comparisons, %" PRIu64
-	       " inputs out of domain skipped, %" PRIu64 " mismatches\n",
-	       c->fn, c->n, c->domain, c->bad);
-	fflush(stdout);
-	if (c->bad)
-		fail_msg("%s: %" PRIu64 " of %" PRIu64
-			 " comparisons differ from the oracle", c->fn, c->bad,
-			 c->n);
-	assert_true(c->n > 0);
-}
-
 /* blkbits pos: all of the first blocks, then the edges far away */
 static void block_fn(const char *fn)
 {

@@ -30,19 +30,6 @@ static const uint64_t bases[] = {
 	((uint64_t)1 << 63) - ((uint64_t)1 << 23),
 };
 
-static void cmp_report(struct cmp *c)
-{
-	printf("%-24s %10" PRIu64 " comparisons, %" PRIu64
-	       " inputs out of domain skipped, %" PRIu64 " mismatches\n",
-	       c->fn, c->n, c->domain, c->bad);
-	fflush(stdout);
-	if (c->bad)
-		fail_msg("%s: %" PRIu64 " of %" PRIu64
-			 " comparisons differ from the oracle", c->fn, c->bad,
-			 c->n);
-	assert_true(c->n > 0);
-}
-
 /*
  * Compare @fn at every block shift x every one of the @nsec shifts in
  * @sec (page shifts, or folio shifts), in that order: @at makes the

@@ -19,19 +19,6 @@
 #include "cmp.h"
 #include "grid.h"
 
-static void cmp_report(struct cmp *c)
-{
-	printf("%-24s %10" PRIu64 " comparisons, %" PRIu64
-	       " inputs out of domain skipped, %" PRIu64 " mismatches\n",
-	       c->fn, c->n, c->domain, c->bad);
-	fflush(stdout);
-	if (c->bad)
-		fail_msg("%s: %" PRIu64 " of %" PRIu64
-			 " comparisons differ from the oracle", c->fn, c->bad,
-			 c->n);
-	assert_true(c->n > 0);
-}
-
 /* page edges +-1 of the first and last @n pages of the block at @blk */
 static void block_page_edges(struct pts *p, uint64_t blk, uint32_t b,
 			     uint32_t ps, uint32_t n)
