@@ -139,4 +139,14 @@ uint64_t lbs_wb_round_index(uint32_t blkbits, uint32_t pshift,
 bool lbs_wb_may_stop(uint32_t blkbits, uint32_t pshift, uint64_t index);
 bool lbs_falloc_aligned(uint32_t blkbits, uint64_t pos, uint64_t len);
 
+/* edges of a range for lbs_settle_edges() and lbs_settle_range() */
+#define LBS_SETTLE_HEAD	1U	/* the first block has pages before it */
+#define LBS_SETTLE_TAIL	2U	/* the last block has pages after it */
+
+uint32_t lbs_settle_edges(uint32_t blkbits, uint32_t pshift, uint64_t pos,
+			  uint64_t end, uint64_t *head, uint64_t *tail);
+bool lbs_settle_range(uint32_t blkbits, uint32_t pshift, uint64_t pos,
+		      uint64_t end, uint32_t busy, uint64_t *start,
+		      uint64_t *stop);
+
 #endif /* LBS_IOMAP_H */

@@ -32,7 +32,8 @@ FILES = [
     ("fs/iomap/lbs.c", ["core/pageblock.c", "core/block.c",
                         "core/zero_around.c",
                         "core/copy_around.c",
-                        "core/dio_zero.c", "core/writeback.c"], None, True),
+                        "core/dio_zero.c", "core/writeback.c",
+                        "core/settle.c"], None, True),
     ("fs/xfs/libxfs/xfs_lbs.h", ["core/lbs_xfs.h"], "__XFS_LBS_H__", False),
     ("fs/xfs/libxfs/xfs_lbs.c", ["core/xfs_geom.c"], None, False),
 ]

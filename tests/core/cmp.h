@@ -40,8 +40,13 @@ static inline void cmp_print_vec(FILE *f, const char *fn, uint32_t nin,
 	fprintf(f, "\n");
 }
 
-/* compare core and oracle on one input; returns 1 if they differ */
-static inline int cmp_one(struct cmp *c, uint32_t nin, const uint64_t *in)
+/* the flat call compared with the oracle: lbs_vec_call(), or a mutant */
+typedef int (*cmp_call_fn)(const char *fn, uint32_t nin, const uint64_t *in,
+			   uint64_t *out);
+
+/* compare @call and the oracle on one input; returns 1 if they differ */
+static inline int cmp_one_via(struct cmp *c, cmp_call_fn call, uint32_t nin,
+			      const uint64_t *in)
 {
 	uint64_t in8[LBS_VEC_MAX] = { 0 }, co[LBS_VEC_MAX] = { 0 };
 	uint64_t oo[LBS_VEC_MAX] = { 0 };
@@ -57,7 +62,7 @@ static inline int cmp_one(struct cmp *c, uint32_t nin, const uint64_t *in)
 		fprintf(stderr, "oracle does not know %s/%u\n", c->fn, nin);
 		abort();
 	}
-	nc = lbs_vec_call(c->fn, nin, in8, co);
+	nc = call(c->fn, nin, in8, co);
 	c->n++;
 	if (nc == no && !memcmp(co, oo, (size_t)no * sizeof(*co)))
 		return 0;
@@ -68,6 +73,12 @@ static inline int cmp_one(struct cmp *c, uint32_t nin, const uint64_t *in)
 		cmp_print_vec(stdout, c->fn, nin, in8, no, oo);
 	}
 	return 1;
+}
+
+/* compare core and oracle on one input; returns 1 if they differ */
+static inline int cmp_one(struct cmp *c, uint32_t nin, const uint64_t *in)
+{
+	return cmp_one_via(c, lbs_vec_call, nin, in);
 }
 
 /* one line of totals for a function; a mismatch, or no comparison at

@@ -957,6 +957,7 @@ int main(int argc, char **argv)
 	gen_copy_around();
 	gen_dio();
 	gen_writeback();
+	gen_settle();
 	gen_xfs();
 	gen_large_folios();
 	if (fclose(out)) {

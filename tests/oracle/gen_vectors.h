@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The vector writer of gen_vectors.c, shared with the generator sections
- * kept in their own files (gen_block.c, gen_short_copy.c).
+ * kept in their own files (gen_block.c, gen_short_copy.c, gen_settle.c).
  */
 #ifndef LBS_GEN_VECTORS_H
 #define LBS_GEN_VECTORS_H
@@ -18,6 +18,7 @@ void blank(void);
 void gen_block(void);
 void gen_large_folios(void);
 void gen_short_copy(void);
+void gen_settle(void);
 
 #define ARGS(...) \
 	(uint32_t)(sizeof((uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t)), \

@@ -34,6 +34,8 @@ static const struct {
 	{ "zero_around",		5, 7, o_zero_around },
 	{ "post_eof_range",		3, 3, o_post_eof_range },
 	{ "short_copy_range",		5, 3, o_short_copy_range },
+	{ "settle_edges",		4, 3, o_settle_edges },
+	{ "settle_range",		5, 3, o_settle_range },
 	{ "need_copy_around",		3, 1, o_need_copy_around },
 	{ "fill_from_source",		4, 1, o_fill_from_source },
 	{ "unshare_range",		5, 3, o_unshare_range },

@@ -52,6 +52,8 @@ int o_wb_may_stop(const uint64_t *in, uint64_t *out);
 int o_falloc_aligned(const uint64_t *in, uint64_t *out);
 int o_post_eof_range(const uint64_t *in, uint64_t *out);
 int o_short_copy_range(const uint64_t *in, uint64_t *out);
+int o_settle_edges(const uint64_t *in, uint64_t *out);
+int o_settle_range(const uint64_t *in, uint64_t *out);
 int o_need_copy_around(const uint64_t *in, uint64_t *out);
 int o_fill_from_source(const uint64_t *in, uint64_t *out);
 int o_unshare_range(const uint64_t *in, uint64_t *out);

@@ -33,6 +33,7 @@ static const struct {
 	{ "stat_blksize", 6 },		{ "mount_blocksize", 4 },
 	{ "fsb_count_ok", 4 },		{ "cowextsz_hint", 3 },
 	{ "large_folios_ok", 2 },	{ "short_copy_range", 5 },
+	{ "settle_edges", 4 },		{ "settle_range", 5 },
 };
 
 static uint64_t lbs_vec_bool(bool b)
@@ -132,6 +133,16 @@ static int lbs_vec_iomap(const char *fn, const uint64_t *in, uint64_t *out)
 		out[0] = lbs_vec_bool(lbs_short_copy_range(a, b, in[2], in[3],
 							   in[4], &out[1],
 							   &out[2]));
+		return 3;
+	}
+	if (!strcmp(fn, "settle_edges")) {
+		out[0] = lbs_settle_edges(a, b, in[2], in[3], &out[1], &out[2]);
+		return 3;
+	}
+	if (!strcmp(fn, "settle_range")) {
+		out[0] = lbs_vec_bool(lbs_settle_range(a, b, in[2], in[3],
+						       (uint32_t)in[4], &out[1],
+						       &out[2]));
 		return 3;
 	}
 	if (!strcmp(fn, "need_copy_around")) {
