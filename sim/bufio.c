@@ -135,26 +135,47 @@ static void write_failed(struct lbs_sim *s, uint64_t start, uint64_t end)
 }
 
 /*
+ * xfs_buffered_write_delalloc_punch() over [a, b): the blocks core's
+ * lbs_settle_range() leaves once edge blocks with dirty pages outside
+ * the range are taken out (6.1 rounded out and dropped the reservation
+ * under them).
+ */
+static void punch_settled(struct lbs_sim *s, uint64_t a, uint64_t b)
+{
+	uint64_t start, stop;
+
+	if (!lbs_settle_range(s->blkbits, s->pshift, a, b,
+			      sim_busy_edges(s, a, b), &start, &stop))
+		return;
+	for (uint64_t p = start; p < stop; p = lbs_block_end(s->blkbits, p))
+		if (ext_at(s, p)->state == EXT_DELALLOC)
+			sim_free_block(s, ext_at(s, p));
+}
+
+/*
  * xfs_buffered_write_iomap_end() -> iomap_file_buffered_write_punch_delalloc()
- * when a write reserved this block and copied nothing into it: punch the
- * reservation unless a dirty folio inside EOF overlaps the block.  6.1
- * punches page-granular ranges that XFS rounds out to blocks, removing
- * the reservation under dirty pages of the same block when bs > ps; the
- * port must round inward (D6), as modelled.
+ * when a write reserved this block and copied nothing into it: punch
+ * the ranges between the dirty folios inside EOF
+ * (iomap_write_delalloc_release()), each through punch_settled().
  */
 static void punch_new_delalloc(struct lbs_sim *s, uint64_t bstart)
 {
 	uint64_t bend = lbs_block_end(s->blkbits, bstart);
 	uint64_t end = bend < s->isize ? bend : s->isize;
+	uint64_t punch = bstart;
 
 	for (uint64_t p = bstart; p < end;) {
 		struct folio *f = sim_folio_lookup(s, p >> s->pshift);
 
-		if (f && (fl_get(f) & F_DIRTY))
-			return;
+		if (f && (fl_get(f) & F_DIRTY)) {
+			if (fpos_of(s, f) > punch)
+				punch_settled(s, punch, fpos_of(s, f));
+			punch = fend_of(s, f) < bend ? fend_of(s, f) : bend;
+		}
 		p = f ? fend_of(s, f) : ((p >> s->pshift) + 1) << s->pshift;
 	}
-	sim_free_block(s, ext_at(s, bstart));
+	if (punch < bend)
+		punch_settled(s, punch, bend);
 }
 
 /*

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Power cut: the page cache and in-core delalloc reservations are lost;
+ * Power cut: the page cache, in-core delalloc reservations and the data
+ * of an ioend still in flight are lost;
  * the extent map and i_disk_size that reached the log stay, and i_size
  * falls back to i_disk_size.  Log recovery frees every COW fork block
  * (xfs_reflink_recover_cow()): only remapped blocks survive.
@@ -12,6 +13,7 @@ void lbs_sim_crash(struct lbs_sim *s)
 {
 	uint64_t mi = max_index(s);
 
+	sim_ioend_drop(s);
 	for (uint64_t idx = 0; idx <= mi; idx++) {
 		struct folio *f = sim_folio_lookup(s, idx);
 

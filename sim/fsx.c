@@ -341,11 +341,14 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 {
 	struct lbs_oracle_mismatch mm;
 	struct fsx_backend *b = c->b;
-	uint64_t size = b->size(b->p);
+	uint64_t size;
 	int64_t n;
 	int err;
 	bool bad;
 
+	if (r->op != OP_CRASH && b->settle)
+		b->settle(b->p);
+	size = b->size(b->p);
 	r->noop = false;
 	r->done = r->len;
 	if (c->trace)

@@ -74,6 +74,9 @@ struct fsx_backend {
 	void (*fsync)(void *p, uint64_t opno);
 	void (*fsync_range)(void *p, uint64_t start, uint64_t end);
 	void (*writeback)(void *p, uint64_t pos);
+	/* optional: I/O left in flight by writeback completes (not before
+	 * a crash, which loses it) */
+	void (*settle)(void *p);
 	void (*drop_caches)(void *p);
 	void (*crash)(void *p);				/* if can_crash */
 	/* state of the block at @off, for mismatch reports */

@@ -93,10 +93,14 @@ static void s_writeback(void *p, uint64_t pos)
 {
 	int64_t idx = lbs_sim_pick_dirty(p, pos);
 
+	/* split at the dirty page picked: the rest of its block goes to a
+	 * second ioend, in flight until the next op or lost by a crash */
 	if (idx >= 0)
-		lbs_sim_writeback_folio(p, (uint64_t)idx *
+		lbs_sim_writeback_split(p, (uint64_t)idx *
 					lbs_sim_page_size(p));
 }
+
+static void s_settle(void *p) { lbs_sim_settle(p); }
 
 static void s_drop(void *p) { lbs_sim_drop_caches(p); }
 static void s_crash(void *p) { lbs_sim_crash(p); }
@@ -147,7 +151,8 @@ static void sim_backend(struct lbs_sim *sim, const struct lbs_fsx_opts *o,
 		.clone_range = s_clone, .dedupe_range = s_dedupe,
 		.copy_range = s_copy, .fsync = s_fsync,
 		.fsync_range = s_fsync_range,
-		.writeback = s_writeback, .drop_caches = s_drop,
+		.writeback = s_writeback, .settle = s_settle,
+		.drop_caches = s_drop,
 		.crash = s_crash, .describe = s_describe,
 		.is_stale_byte = s_stale, .counters = s_counters,
 	};

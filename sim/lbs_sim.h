@@ -79,7 +79,9 @@
 /* a write into part of a COW block leaves the rest of the block to the
  * COW block's old contents (no copy-around): completion remaps it whole */
 #define LBS_SIM_INJ_NO_COPY_AROUND	(1u << 8)
-#define LBS_SIM_INJ_ALL			0x1ffu
+/* the first of two ioends over one block converts or remaps it whole */
+#define LBS_SIM_INJ_IOEND_EARLY		(1u << 9)
+#define LBS_SIM_INJ_ALL			0x3ffu
 
 /* parse "no-zero-around" etc.; returns the bit or 0 if unknown */
 unsigned lbs_sim_inject_parse(const char *name);
@@ -126,6 +128,8 @@ struct lbs_sim_counters {
 	uint64_t wb_max_folios;		/* most folios in one pass */
 	uint64_t dev_writes;		/* units written to the device */
 	uint64_t eof_zero_bios;		/* post-EOF-page zeroing of EOF blocks */
+	uint64_t ioend_splits;		/* blocks split between two ioends */
+	uint64_t ioend_waits;		/* blocks left for the other ioend */
 	uint64_t crashes;
 	uint64_t ra_large_folios;	/* folios of order > 0 readahead made */
 	uint64_t folio_splits;		/* large folios split by truncation */
@@ -215,6 +219,11 @@ int64_t lbs_sim_copy_range(struct lbs_sim *sim, uint64_t src, uint64_t dst,
 /* background (WB_SYNC_NONE, nr_to_write = 1) writeback starting at the
  * folio holding @pos, range_cyclic from there; returns folios written */
 int lbs_sim_writeback_folio(struct lbs_sim *sim, uint64_t pos);
+/* the same, with the block split between two ioends at the page holding
+ * @pos: the second stays in flight until lbs_sim_settle() or a crash */
+int lbs_sim_writeback_split(struct lbs_sim *sim, uint64_t pos);
+/* complete the ioend left in flight, if any */
+void lbs_sim_settle(struct lbs_sim *sim);
 /* index of some dirty folio (pseudo-random pick by @hint), or -1 */
 int64_t lbs_sim_pick_dirty(struct lbs_sim *sim, uint64_t hint);
 /* echo 3 > drop_caches: drop clean folios */

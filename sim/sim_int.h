@@ -86,6 +86,7 @@ struct lbs_sim {
 	struct folio *retired;
 	unsigned nretired;
 	struct lbs_sim_counters c;
+	struct sim_ioend *inflight;	/* lbs_sim_writeback_split() */
 };
 
 /* ---- small helpers ------------------------------------------------ */
@@ -257,6 +258,8 @@ void sim_unshare_pages(struct lbs_sim *s, uint64_t pos, uint64_t end);
 void sim_reflink_unshare(struct lbs_sim *s, uint64_t pos, uint64_t len);
 void sim_shift_extents(struct lbs_sim *s, uint64_t from_b, int64_t nb);
 void sim_zero_post_eof_on_disk(struct lbs_sim *s, uint64_t eof);
+uint32_t sim_busy_edges(struct lbs_sim *s, uint64_t pos, uint64_t end);
+void sim_ioend_drop(struct lbs_sim *s);
 void sim_write_and_wait(struct lbs_sim *s, uint64_t start, uint64_t end);
 void sim_flush_unmap(struct lbs_sim *s, uint64_t pos, uint64_t len);
 bool sim_zero_range(struct lbs_sim *s, uint64_t pos, uint64_t len);

@@ -52,29 +52,81 @@ void sim_zero_post_eof_on_disk(struct lbs_sim *s, uint64_t eof)
 	}
 }
 
-struct ioend {
-	uint64_t end;		/* end of the last byte range written */
+/*
+ * An ioend: a contiguous run of units written to one place, as
+ * iomap_can_add_to_ioend() allows.  One that is in flight (the second
+ * half of a split block, see lbs_sim_writeback_split()) keeps its data
+ * off the device and its folios under writeback until it completes.
+ */
+struct sim_ioend {
+	uint64_t start, end;	/* units written: [start, end) */
 	uint64_t *conv;		/* blocks written over unwritten extents
 				   or to the COW fork */
 	size_t nconv, cap;
+	bool inflight;
+	struct pend {
+		uint64_t dev;	/* device offset */
+		uint64_t idx;	/* page index, under writeback */
+		uint8_t *data;
+		uint32_t len;
+	} *pend;
+	size_t npend, pcap;
 };
 
-static void ioend_add_conv(struct ioend *io, uint64_t b)
+static void *grow(void *p, size_t *cap, size_t n, size_t sz)
 {
-	if (io->nconv == io->cap) {
-		io->cap = io->cap ? 2 * io->cap : 64;
-		io->conv = realloc(io->conv, io->cap * sizeof(uint64_t));
-		if (!io->conv)
-			abort();
-	}
+	if (n < *cap)
+		return p;
+	*cap = *cap ? 2 * *cap : 64;
+	p = realloc(p, *cap * sz);
+	if (!p)
+		abort();
+	return p;
+}
+
+static void ioend_add_conv(struct sim_ioend *io, uint64_t b)
+{
+	if (io->nconv && io->conv[io->nconv - 1] == b)
+		return;
+	io->conv = grow(io->conv, &io->cap, io->nconv, sizeof(uint64_t));
 	io->conv[io->nconv++] = b;
+}
+
+static void ioend_complete(struct lbs_sim *s, struct sim_ioend *io);
+
+/* a unit joins the ioend, or ends it and starts the next one */
+static void ioend_add(struct lbs_sim *s, struct sim_ioend *io, uint64_t upos,
+		      uint32_t unit)
+{
+	if (io->end && upos != io->end && !io->inflight)
+		ioend_complete(s, io);
+	if (!io->end)
+		io->start = upos;
+	io->end = upos + unit;
+}
+
+/* the unit's bytes reach the device now, or at completion */
+static void ioend_write(struct lbs_sim *s, struct sim_ioend *io,
+			uint64_t dev, const struct folio *f, const uint8_t *src,
+			uint32_t len)
+{
+	s->c.dev_writes++;
+	if (!io->inflight) {
+		memcpy(s->dev + dev, src, len);
+		return;
+	}
+	io->pend = grow(io->pend, &io->pcap, io->npend, sizeof(*io->pend));
+	io->pend[io->npend] = (struct pend){ dev, f->index, malloc(len), len };
+	if (!io->pend[io->npend].data)
+		abort();
+	memcpy(io->pend[io->npend++].data, src, len);
 }
 
 /*
  * iomap_do_writepage() + iomap_writepage_map() for one dirty folio: one
  * dirty bit, so every uptodate unit inside EOF is written, clean or not.
  */
-static void writepage(struct lbs_sim *s, struct folio *f, struct ioend *io)
+static void writepage(struct lbs_sim *s, struct folio *f, struct sim_ioend *io)
 {
 	uint64_t fpos = fpos_of(s, f), end_pos = fend_of(s, f);
 	uint32_t unit = lbs_pageblock_size(s->blkbits, fshift_of(s, f));
@@ -102,45 +154,98 @@ static void writepage(struct lbs_sim *s, struct folio *f, struct ioend *io)
 			 * marks the COW block written (xfs_reflink_convert_cow) */
 			if (e->cow == EXT_DELALLOC)
 				sim_cow_convert_delalloc(s, bno_of(s, upos));
-			memcpy(s->dev + cow_addr(s, e, upos),
-			       f->data + u * unit, unit);
-			s->c.dev_writes++;
-			if (e->cow != EXT_WRITTEN) {
-				e->cow = EXT_WRITTEN;
-				ioend_add_conv(io, bno_of(s, upos));
-			}
-			if (upos + unit > io->end)
-				io->end = upos + unit;
+			ioend_add(s, io, upos, unit);
+			ioend_write(s, io, cow_addr(s, e, upos), f,
+				    f->data + u * unit, unit);
+			/* every ioend over a COW block remaps it
+			 * (xfs_reflink_end_cow() over the ioend's range) */
+			e->cow = EXT_WRITTEN;
+			ioend_add_conv(io, bno_of(s, upos));
 			continue;
 		}
 		if (!e || e->state == EXT_HOLE)
 			continue;
 		if (e->state == EXT_DELALLOC)
 			sim_convert_delalloc(s, bno_of(s, upos));
-		memcpy(s->dev + dev_addr(s, e, upos), f->data + u * unit,
-		       unit);
-		s->c.dev_writes++;
+		ioend_add(s, io, upos, unit);
+		ioend_write(s, io, dev_addr(s, e, upos), f, f->data + u * unit,
+			    unit);
 		if (e->state == EXT_UNWRITTEN)
 			ioend_add_conv(io, bno_of(s, upos));
-		if (upos + unit > io->end)
-			io->end = upos + unit;
 	}
-	fl_clear(f, F_WRITEBACK);
+	if (!io->inflight)
+		fl_clear(f, F_WRITEBACK);
+}
+
+/* a page of [start, end) holds data not on disk: dirty or under writeback */
+static bool range_pending(struct lbs_sim *s, uint64_t start, uint64_t end)
+{
+	for (uint64_t idx = start >> s->pshift; idx < end >> s->pshift; idx++) {
+		struct folio *f = sim_folio_lookup(s, idx);
+
+		if (f && (fl_get(f) & (F_DIRTY | F_WRITEBACK)))
+			return true;
+	}
+	return false;
 }
 
 /*
- * xfs_end_ioend(): remap written COW blocks whole (xfs_reflink_end_cow()
- * rounds the ioend out to blocks) or convert touched unwritten blocks
- * whole, each after the EOF block's post-EOF zeroing, then
- * xfs_setfilesize().
+ * Which edge blocks of [pos, end) have pages outside it still pending,
+ * as filemap_range_has_writeback() tells the kernel.  Fault knob
+ * ioend-early reports none: the first ioend to complete converts or
+ * remaps a split block whole, as 6.1 does.
  */
-static void ioend_complete(struct lbs_sim *s, struct ioend *io)
+uint32_t sim_busy_edges(struct lbs_sim *s, uint64_t pos, uint64_t end)
 {
+	uint64_t head, tail;
+	uint32_t edges, busy = 0;
+
+	if (end <= pos)
+		return 0;
+	edges = lbs_settle_edges(s->blkbits, s->pshift, pos, end, &head,
+				 &tail);
+	if ((edges & LBS_SETTLE_HEAD) && range_pending(s, head, pos))
+		busy |= LBS_SETTLE_HEAD;
+	if ((edges & LBS_SETTLE_TAIL) && range_pending(s, end, tail))
+		busy |= LBS_SETTLE_TAIL;
+	return busy;
+}
+
+/*
+ * xfs_end_ioend(): the in-flight data lands, then the written COW blocks
+ * are remapped and the unwritten ones converted, whole, each after the
+ * EOF block's post-EOF zeroing, then xfs_setfilesize().  Only the blocks
+ * core's lbs_settle_range() gives are remapped or converted: an edge
+ * block with pages pending in another ioend waits for that ioend.
+ */
+static void ioend_complete(struct lbs_sim *s, struct sim_ioend *io)
+{
+	uint64_t a = 0, b = 0;
+	uint32_t busy = 0;
+
+	for (size_t i = 0; i < io->npend; i++) {
+		struct folio *f = sim_folio_lookup(s, io->pend[i].idx);
+
+		memcpy(s->dev + io->pend[i].dev, io->pend[i].data,
+		       io->pend[i].len);
+		free(io->pend[i].data);
+		if (f)
+			fl_clear(f, F_WRITEBACK);
+	}
+	if (!(s->inject & LBS_SIM_INJ_IOEND_EARLY))
+		busy = sim_busy_edges(s, io->start, io->end);
+	lbs_settle_range(s->blkbits, s->pshift, io->start, io->end, busy, &a,
+			 &b);
 	if (io->nconv)
 		sim_zero_post_eof_on_disk(s, s->isize);
 	for (size_t i = 0; i < io->nconv; i++) {
 		struct extent *e = &s->ext[io->conv[i]];
+		uint64_t bpos = bpos_of(s, io->conv[i]);
 
+		if (bpos < a || bpos >= b) {
+			s->c.ioend_waits++;
+			continue;	/* the other ioend's completion */
+		}
 		if (e->cow == EXT_WRITTEN)
 			sim_cow_remap(s, io->conv[i]);
 		else if (e->state == EXT_UNWRITTEN)
@@ -153,7 +258,33 @@ static void ioend_complete(struct lbs_sim *s, struct ioend *io)
 			s->disk_size = ns;
 	}
 	free(io->conv);
-	*io = (struct ioend){ 0 };
+	free(io->pend);
+	*io = (struct sim_ioend){ 0 };
+}
+
+/* an in-flight ioend completes (before the next operation) */
+void lbs_sim_settle(struct lbs_sim *s)
+{
+	if (!s->inflight)
+		return;
+	ioend_complete(s, s->inflight);
+	free(s->inflight);
+	s->inflight = NULL;
+}
+
+/* a power cut: the in-flight data never reaches the device */
+void sim_ioend_drop(struct lbs_sim *s)
+{
+	struct sim_ioend *io = s->inflight;
+
+	if (!io)
+		return;
+	for (size_t i = 0; i < io->npend; i++)
+		free(io->pend[i].data);
+	free(io->pend);
+	free(io->conv);
+	free(io);
+	s->inflight = NULL;
 }
 
 /*
@@ -164,16 +295,17 @@ static void ioend_complete(struct lbs_sim *s, struct ioend *io)
  * counts nr_to_write down by one per folio, whatever its size.
  */
 static int writepages(struct lbs_sim *s, uint64_t start, uint64_t end,
-		      int64_t nr, bool sync)
+		      int64_t nr, bool sync, uint64_t split)
 {
 	struct lbs_wb_range r = { start, end, nr, 0 };
-	struct ioend io = { 0 };
+	struct sim_ioend io = { 0 }, *cur = &io;
 	uint64_t idx, last, mi = max_index(s);
 	int written = 0;
 	bool round = !(s->inject & LBS_SIM_INJ_NO_WB_ROUND);
 
 	if (end < start)
 		return 0;
+	lbs_sim_settle(s);
 	if (round)
 		lbs_wb_round(s->blkbits, s->pshift, start, end, nr, INT64_MAX,
 			     &r);
@@ -187,16 +319,26 @@ static int writepages(struct lbs_sim *s, uint64_t start, uint64_t end,
 		if (!sync && r.nr_to_write <= 0 &&
 		    (!round || lbs_wb_may_stop(s->blkbits, s->pshift, idx)))
 			break;
+		if (idx == split && cur == &io) {
+			/* another writeback context takes the rest */
+			cur = calloc(1, sizeof(*cur));
+			if (!cur)
+				abort();
+			cur->inflight = true;
+			s->c.ioend_splits++;
+		}
 		if (!f)
 			continue;
 		idx = flast_of(f);
 		if (!(fl_get(f) & F_DIRTY))
 			continue;
-		writepage(s, f, &io);
+		writepage(s, f, cur);
 		written++;
 		r.nr_to_write--;
 	}
 	ioend_complete(s, &io);
+	if (cur != &io)
+		s->inflight = cur;
 	s->c.wb_folios += (uint64_t)written;
 	s->c.wb_last_folios = (uint64_t)written;
 	if ((uint64_t)written > s->c.wb_max_folios)
@@ -207,7 +349,7 @@ static int writepages(struct lbs_sim *s, uint64_t start, uint64_t end,
 /* filemap_write_and_wait_range(), through ->writepages */
 void sim_write_and_wait(struct lbs_sim *s, uint64_t start, uint64_t end)
 {
-	writepages(s, start, end, INT64_MAX, true);
+	writepages(s, start, end, INT64_MAX, true, UINT64_MAX);
 }
 
 /*
@@ -279,5 +421,24 @@ int lbs_sim_writeback_folio(struct lbs_sim *s, uint64_t pos)
 	/* range_cyclic from writeback_index, rounded to its block */
 	if (!(s->inject & LBS_SIM_INJ_NO_WB_ROUND))
 		idx = lbs_wb_round_index(s->blkbits, s->pshift, idx);
-	return writepages(s, idx << s->pshift, INT64_MAX, 1, false);
+	return writepages(s, idx << s->pshift, INT64_MAX, 1, false,
+			  UINT64_MAX);
+}
+
+/*
+ * Background writeback of the block that holds @pos, while a second
+ * writeback context (an fsync racing the flusher) takes the block's pages
+ * from the one holding @pos on: two ioends over one block.  The first
+ * completes now; the second stays in flight, its data off the device,
+ * until lbs_sim_settle() (before the next operation) or a crash.
+ */
+int lbs_sim_writeback_split(struct lbs_sim *s, uint64_t pos)
+{
+	uint64_t idx = pos >> s->pshift, first = idx;
+
+	if (s->inject & LBS_SIM_INJ_NO_WB_ROUND)
+		return lbs_sim_writeback_folio(s, pos);
+	first = lbs_wb_round_index(s->blkbits, s->pshift, idx);
+	return writepages(s, first << s->pshift, INT64_MAX, 1, false,
+			  idx == first ? UINT64_MAX : idx);
 }

@@ -758,6 +758,9 @@ static int run_negative(void)
 		{ "short-copy-keep", 65536, 0, true, NULL },
 		{ "no-copy-around", 65536, 0, false, "reflink" },
 		{ "no-copy-around", 16384, 0, false, "reflink" },
+		/* a writeback op splits its block between two ioends */
+		{ "ioend-early", 65536, 0, false, NULL },
+		{ "ioend-early", 16384, 0, false, "reflink" },
 	};
 	int bad = 0;
 
