@@ -28,6 +28,11 @@
 #                           kernel-glue/selftest-6.1/KNOB.patch in turn (the
 #                           kernel twins of the simulator's fault knobs);
 #                           succeeds only if the suite catches every one.
+#   make qemu-verify-stress the positive controls: the series plus each
+#                           kernel-glue/stress-6.1/PATCH.patch (a widened
+#                           window the series closes, e.g. every large
+#                           block split between two ioends, the second
+#                           held back a second); the suite must pass.
 #   make qemu-powercut KERNEL=... [BLOCK_SIZES=...] [POWERCUT_ROUNDS=3]
 #                           power cuts (tests/qemu/powercut.sh): QEMU killed
 #                           at a random moment of an lbs-fsx campaign, a
@@ -68,7 +73,7 @@ SELFTEST_KERNEL ?= ref-6.12
 CI_OPS ?= 2000
 POWERCUT_ROUNDS ?= 3
 
-.PHONY: qemu-powercut qemu-skeleton qemu-pristine-ktap ktap-selftest qemu-verify qemu-verify-selftest qemu-verify-ci qemu-verify-ref qemu-verify-matrix guest-tests
+.PHONY: qemu-powercut qemu-skeleton qemu-pristine-ktap ktap-selftest qemu-verify qemu-verify-selftest qemu-verify-stress qemu-verify-ci qemu-verify-ref qemu-verify-matrix guest-tests
 
 qemu-skeleton:
 	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/tests/qemu/skeleton.sh \
@@ -96,6 +101,11 @@ qemu-verify:
 qemu-verify-selftest:
 	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/tests/qemu/verify-selftest.sh \
 		--kernel $(SELFTEST_KERNEL) \
+		--block-sizes "$(SELFTEST_BLOCK_SIZES)" --ops $(LBS_OPS)
+
+qemu-verify-stress:
+	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/tests/qemu/verify-selftest.sh \
+		--kernel patched-6.1 --stress \
 		--block-sizes "$(SELFTEST_BLOCK_SIZES)" --ops $(LBS_OPS)
 
 qemu-verify-ci:

@@ -47,7 +47,7 @@ int64_t lbs_sim_dio_read(struct lbs_sim *s, uint64_t pos, uint64_t len,
 
 	if (pos >= s->isize || !len)
 		return 0;
-	sim_write_and_wait(s, pos, pos + len - 1);	/* kiocb_write_and_wait() */
+	sim_dio_flush_read(s, pos, len);
 	if (sector_misaligned(pos, len, buf) &&
 	    dio_read_maps_written(s, pos, len))
 		return -EINVAL;

@@ -233,6 +233,7 @@ void sim_folio_remove(struct lbs_sim *s, struct folio *f);
 void sim_truncate_pages(struct lbs_sim *s, uint64_t lstart, uint64_t lend);
 void sim_readahead(struct lbs_sim *s, uint64_t index, uint64_t last);
 void sim_read_folio(struct lbs_sim *s, struct folio *f);
+void sim_dio_flush_read(struct lbs_sim *s, uint64_t pos, uint64_t len);
 void sim_dio_invalidate(struct lbs_sim *s, uint64_t pos, uint64_t len);
 void sim_set_range_uptodate(struct lbs_sim *s, struct folio *f,
 			    uint32_t off, uint32_t len);

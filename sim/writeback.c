@@ -384,6 +384,19 @@ void sim_flush_unmap(struct lbs_sim *s, uint64_t pos, uint64_t len)
 }
 
 /*
+ * __iomap_dio_rw() before a read: write back and wait for whole blocks
+ * (series patch 28), so the read never finds a block between the
+ * completions of two ioends that write it.
+ */
+void sim_dio_flush_read(struct lbs_sim *s, uint64_t pos, uint64_t len)
+{
+	uint64_t a, b;
+
+	if (lbs_flush_unmap_range(s->blkbits, s->pshift, pos, len, &a, &b))
+		sim_write_and_wait(s, a, b);
+}
+
+/*
  * __iomap_dio_rw() before a write: flush and invalidate, over the range
  * rounded as xfs_flush_unmap_range() does (model decision D7).
  */

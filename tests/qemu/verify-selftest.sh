@@ -3,6 +3,7 @@
 #
 #   verify-selftest.sh [--kernel ref-6.12|patched-6.1] [--block-sizes "..."] [--ops N]
 #                      [--knobs "KNOB..."]   (patched-6.1: only these controls)
+#                      [--stress]  (patched-6.1: the positive controls instead)
 #
 # ref-6.12 (default): runs tests/qemu/verify.sh on ref-6.12 plus
 # kernel-glue/selftest/*.patch (a broken iomap_dio_zero) in its own worktree
@@ -22,6 +23,11 @@
 # build/linux/patched-6.1-selftest (incremental builds); each report is kept
 # as build/qemu/patched-6.1-selftest/KNOB.report.txt.
 #
+# --stress runs the positive controls instead: each kernel-glue/stress-6.1/
+# PATCH.patch widens a window that the series closes (ioend-split: every
+# large block written by two ioends, the second held back a second) and
+# must pass the whole suite, crash campaigns included.
+#
 # A control passes only if its kernel built and booted and the suite
 # reported at least one failed test ("LBS-VERIFY <bs> <test>: fail", not a
 # host-side build or boot failure); the script prints the failures and
@@ -31,13 +37,14 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 BUILD=${LBS_BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
-sizes="4096 16384 65536" ops=${LBS_OPS:-2000} kernel=ref-6.12 knobs=""
+sizes="4096 16384 65536" ops=${LBS_OPS:-2000} kernel=ref-6.12 knobs="" stress=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
 	--block-sizes) sizes=$2; shift 2 ;;
 	--ops) ops=$2; shift 2 ;;
 	--knobs) knobs=$2; shift 2 ;;
+	--stress) stress=1; shift ;;
 	*) echo "verify-selftest.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -80,6 +87,26 @@ ls "$series"/0[0-9][0-9][0-9]-*.patch >/dev/null 2>&1 ||
 	{ echo "verify-selftest.sh: no series in $series (make kernel-patch)" >&2; exit 2; }
 name=patched-6.1-selftest
 fail=0
+if [ "$stress" = 1 ]; then
+	for p in "$ROOT"/kernel-glue/stress-6.1/*.patch; do
+		k=$(basename "$p" .patch)
+		dir=$BUILD/qemu/$name-series
+		"$HERE/twin-series.sh" "$series" "$p" "$dir"
+		rc=0
+		LBS_BUILD=$BUILD "$HERE/verify.sh" --kernel patched-6.1 --name "$name" \
+			--expect patched-6.1 --series "$dir" --block-sizes "$sizes" \
+			--ops "$ops" >/dev/null || rc=$?
+		cp "$BUILD/qemu/$name/report.txt" "$BUILD/qemu/$name/$k.report.txt" 2>/dev/null || true
+		if [ "$rc" -eq 0 ]; then
+			echo "verify-selftest.sh: PASS: patched-6.1 + $k: the suite passes"
+		else
+			echo "verify-selftest.sh: FAIL: patched-6.1 + $k: verify.sh exit $rc" >&2
+			grep -E '^LBS-VERIFY .*: fail' "$BUILD/qemu/$name/report.txt" >&2 || true
+			fail=1
+		fi
+	done
+	exit $fail
+fi
 for knob in "$ROOT"/kernel-glue/selftest-6.1/*.patch; do
 	k=$(basename "$knob" .patch)
 	case " ${knobs:-$k} " in *" $k "*) ;; *) continue ;; esac
