@@ -92,6 +92,7 @@ uint32_t lbs_pages_per_block(uint32_t blkbits, uint32_t pshift);
 uint32_t lbs_pageblock_bits(uint32_t blkbits, uint32_t fshift);
 uint32_t lbs_pageblock_size(uint32_t blkbits, uint32_t fshift);
 uint32_t lbs_units_per_folio(uint32_t blkbits, uint32_t fshift);
+uint32_t lbs_pageblock_index(uint32_t blkbits, uint32_t fshift, uint64_t off);
 void lbs_pageblock_range(uint32_t blkbits, uint32_t fshift, uint64_t pos,
 			 uint64_t len, uint64_t *start, uint64_t *end);
 void lbs_adjust_read_range(uint32_t blkbits, uint32_t fshift,

@@ -51,6 +51,31 @@ uint32_t lbs_units_per_folio(uint32_t blkbits, uint32_t fshift)
 }
 
 /**
+ * lbs_pageblock_index() - the tracking unit that holds a byte of a folio
+ * @blkbits: log2 of the filesystem block size
+ * @fshift: log2 of the folio size
+ * @off: offset of the byte in the folio, less than the folio size
+ *
+ * A folio's per-unit uptodate bitmap has lbs_units_per_folio() bits, one
+ * per unit of lbs_pageblock_size(), and this is the bit for byte @off: the
+ * one iomap_set_range_uptodate() sets and iomap_adjust_read_range() tests.
+ * 6.1 computes it as off >> i_blkbits when blocks are smaller than the
+ * folio; when a block covers the folio there is no bitmap and the folio is
+ * its one unit, 0.  Shifting by the unit gives both, and because @off lies
+ * in the folio it always equals off >> @blkbits, so the bits stay where
+ * 6.1 puts them.  Callers ask here instead of shifting by hand, so that
+ * the unit is defined once, with the bitmap it indexes.  The units of an
+ * in-folio range [off, off + len), len >= 1, run from the unit of @off to
+ * the unit of off + len - 1.
+ *
+ * Return: the index of the unit holding @off, below lbs_units_per_folio().
+ */
+uint32_t lbs_pageblock_index(uint32_t blkbits, uint32_t fshift, uint64_t off)
+{
+	return (uint32_t)(off >> lbs_pageblock_bits(blkbits, fshift));
+}
+
+/**
  * lbs_pageblock_range() - round a byte range out to tracking units
  * @blkbits: log2 of the filesystem block size
  * @fshift: log2 of the folio (or page) size

@@ -14,21 +14,24 @@
 static bool cached_data(struct lbs_sim *s, uint64_t pos)
 {
 	struct folio *f = sim_folio_lookup(s, pos >> s->pshift);
-	uint32_t bits = lbs_pageblock_bits(s->blkbits, s->pshift);
 
 	if (!f)
 		return false;
 	return folio_uptodate(f) ||
-	       unit_uptodate(f, (uint32_t)((pos - fpos_of(s, f)) >> bits));
+	       unit_uptodate(f, lbs_pageblock_index(s->blkbits,
+						    fshift_of(s, f),
+						    pos - fpos_of(s, f)));
 }
 
 /* data at @pos, and the end of the piece that answer holds for */
 static bool is_data(struct lbs_sim *s, uint64_t pos, uint64_t *end)
 {
 	struct extent *e = ext_at(s, pos);
-	uint32_t bits = lbs_pageblock_bits(s->blkbits, s->pshift);
 	uint64_t bend = lbs_block_end(s->blkbits, pos);
-	uint64_t uend = ((pos >> bits) + 1) << bits;
+	uint64_t ustart, uend;
+
+	/* the page cache unit holding pos */
+	lbs_pageblock_range(s->blkbits, s->pshift, pos, 1, &ustart, &uend);
 
 	*end = bend;
 	if (!e || e->state == EXT_HOLE)

@@ -35,7 +35,6 @@ static const struct {
 static char unit_char(struct lbs_sim *s, uint64_t pos)
 {
 	struct folio *f = sim_folio_lookup(s, pos >> s->pshift);
-	uint32_t ubits = lbs_pageblock_bits(s->blkbits, s->pshift);
 	unsigned fl;
 
 	if (!f)
@@ -43,7 +42,8 @@ static char unit_char(struct lbs_sim *s, uint64_t pos)
 	fl = fl_get(f);
 	if (fl & F_WRITEBACK)
 		return 'W';
-	if (!unit_uptodate(f, (uint32_t)((pos - fpos_of(s, f)) >> ubits)))
+	if (!unit_uptodate(f, lbs_pageblock_index(s->blkbits, fshift_of(s, f),
+						  pos - fpos_of(s, f))))
 		return '-';
 	if (fl & F_ZEROED)
 		return (fl & F_DIRTY) ? 'Z' : 'z';
@@ -109,9 +109,10 @@ void lbs_sim_map_render(struct lbs_sim *s, FILE *out, uint64_t off,
 				PRIu64 " ", b, bstart, ext, bstart >> s->pshift);
 		else
 			fprintf(out, "%7" PRIu64 "  0x%08" PRIx64 "  %-16s p%"
-				PRIu64 ".%-4" PRIu64 " ", b, bstart, ext,
+				PRIu64 ".%-4" PRIu32 " ", b, bstart, ext,
 				bstart >> s->pshift,
-				(bstart & (s->ps - 1)) / unit);
+				lbs_pageblock_index(s->blkbits, s->pshift,
+						    bstart & (s->ps - 1)));
 		/* '|' follows the unit holding the last byte before EOF */
 		if (!eof_drawn && s->isize == bstart) {
 			fprintf(out, "%s|%s", color ? C_EOF : "",

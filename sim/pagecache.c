@@ -220,8 +220,8 @@ void sim_set_range_uptodate(struct lbs_sim *s, struct folio *f,
 			    uint32_t off, uint32_t len)
 {
 	const unsigned long w = 8 * sizeof(long);
-	uint32_t bits = lbs_pageblock_bits(s->blkbits, fshift_of(s, f));
-	uint32_t u, all = 1;
+	uint32_t fshift = fshift_of(s, f);
+	uint32_t u, last, all = 1;
 
 	if (!len)
 		return;
@@ -229,7 +229,9 @@ void sim_set_range_uptodate(struct lbs_sim *s, struct folio *f,
 		fl_set(f, F_UPTODATE);
 		return;
 	}
-	for (u = off >> bits; u <= (off + len - 1) >> bits; u++)
+	/* the units of the first and the last byte, and those between */
+	last = lbs_pageblock_index(s->blkbits, fshift, off + len - 1);
+	for (u = lbs_pageblock_index(s->blkbits, fshift, off); u <= last; u++)
 		f->ubits[u / w] |= 1ul << (u % w);
 	for (u = 0; u < f->nunits; u++)
 		all &= unit_uptodate(f, u);

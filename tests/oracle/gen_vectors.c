@@ -168,6 +168,25 @@ static void gen_pageblock(void)
 	R("units_per_folio", 16, 16);
 
 	blank();
+	comment("pageblock_index: blkbits fshift off = the unit of the folio that");
+	comment("holds byte off (off < folio size), its uptodate bit; 0 when the");
+	comment("block covers the folio.  The first and last byte of the folio and");
+	comment("of its first units, and the largest folio (2^31, 2^22 units)");
+	for (i = 0; i < NELEM(pairs); i++) {
+		uint32_t bb = pairs[i][0], f = pairs[i][1];
+		uint64_t u = umin(sz(bb), sz(f)), fs = sz(f);
+		const uint64_t offv[] = { 0, 1, u - 1, u, u + 1, 3 * u - 1,
+					  fs - u - 1, fs - u, fs - 1, fs };
+
+		for (j = 0; j < NELEM(offv); j++)
+			V("pageblock_index", bb, f, offv[j]);
+	}
+	V("pageblock_index", 9, 31, sz(31) - 1);
+	V("pageblock_index", 20, 31, sz(31) - sz(20));
+	V("pageblock_index", 31, 31, sz(31) - 1);
+	V("pageblock_index", 31, 12, sz(12) - 1);
+
+	blank();
 	comment("pageblock_range: blkbits fshift pos len = start end(excl)");
 	for (i = 0; i < NELEM(pairs); i++) {
 		uint32_t bb = pairs[i][0], f = pairs[i][1];

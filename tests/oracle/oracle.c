@@ -26,6 +26,7 @@ static const struct {
 	{ "pageblock_bits",		2, 1, o_pageblock_bits },
 	{ "pageblock_size",		2, 1, o_pageblock_size },
 	{ "units_per_folio",		2, 1, o_units_per_folio },
+	{ "pageblock_index",		3, 1, o_pageblock_index },
 	{ "pageblock_range",		4, 2, o_pageblock_range },
 	{ "adjust_read_range",		8, 3, o_adjust_read_range },
 	{ "truncate_page_len",		3, 1, o_truncate_page_len },

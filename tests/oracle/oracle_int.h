@@ -35,6 +35,7 @@ int o_pages_per_block(const uint64_t *in, uint64_t *out);
 int o_pageblock_bits(const uint64_t *in, uint64_t *out);
 int o_pageblock_size(const uint64_t *in, uint64_t *out);
 int o_units_per_folio(const uint64_t *in, uint64_t *out);
+int o_pageblock_index(const uint64_t *in, uint64_t *out);
 int o_pageblock_range(const uint64_t *in, uint64_t *out);
 int o_adjust_read_range(const uint64_t *in, uint64_t *out);
 int o_truncate_page_len(const uint64_t *in, uint64_t *out);

@@ -104,6 +104,32 @@ int o_units_per_folio(const uint64_t *in, uint64_t *out)
 	return 1;
 }
 
+/*
+ * The unit holding byte @off of a folio: walk the folio's units from its
+ * first byte by repeated addition of the unit (ow_floor(): one unit at a
+ * time, then the same walk in doubling strides), counting the units passed
+ * before the one that holds @off.  Domain: the shifts of the other
+ * pageblock oracles, and @off inside the folio.
+ */
+int o_pageblock_index(const uint64_t *in, uint64_t *out)
+{
+	uint64_t off = in[2], unit, fsize, n, nunits;
+
+	if (!o_pb_shifts_ok(in))
+		return ORACLE_DOMAIN;
+	fsize = ow_pow2((uint32_t)in[1]);
+	if (off >= fsize)
+		return ORACLE_DOMAIN;
+	unit = o_unit((uint32_t)in[0], (uint32_t)in[1], NULL);
+	ow_floor(off, unit, &n);
+	ow_floor(fsize, unit, &nunits);
+	if (n >= nunits)
+		oracle_bug("pageblock_index model: unit %llu of %llu",
+			   (unsigned long long)n, (unsigned long long)nunits);
+	out[0] = n;
+	return 1;
+}
+
 /* start of the first unit and end of the last unit the range touches */
 int o_pageblock_range(const uint64_t *in, uint64_t *out)
 {

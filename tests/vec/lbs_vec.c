@@ -18,7 +18,8 @@ static const struct {
 	{ "block_offset", 2 },		{ "block_round_up", 2 },
 	{ "pages_per_block", 2 },
 	{ "pageblock_bits", 2 },	{ "pageblock_size", 2 },
-	{ "units_per_folio", 2 },	{ "pageblock_range", 4 },
+	{ "units_per_folio", 2 },	{ "pageblock_index", 3 },
+	{ "pageblock_range", 4 },
 	{ "adjust_read_range", 8 },	{ "truncate_page_len", 3 },
 	{ "zero_may_mark_uptodate", 4 }, { "need_zero_around", 4 },
 	{ "zero_around", 5 },		{ "dio_zero_pads", 5 },
@@ -75,6 +76,10 @@ static int lbs_vec_iomap(const char *fn, const uint64_t *in, uint64_t *out)
 	}
 	if (!strcmp(fn, "units_per_folio")) {
 		out[0] = lbs_units_per_folio(a, b);
+		return 1;
+	}
+	if (!strcmp(fn, "pageblock_index")) {
+		out[0] = lbs_pageblock_index(a, b, in[2]);
 		return 1;
 	}
 	if (!strcmp(fn, "pageblock_range")) {
