@@ -23,8 +23,6 @@ void sim_zero_post_eof_on_disk(struct lbs_sim *s, uint64_t eof)
 	struct extent *e;
 	bool cow;
 
-	if (s->inject & LBS_SIM_INJ_NO_ZERO_AROUND)
-		return;
 	if (!lbs_post_eof_range(s->blkbits, s->pshift, eof, &ppos, &plen))
 		return;
 	e = ext_at(s, ppos);
