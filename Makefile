@@ -50,6 +50,7 @@ check-kernel: kernel-patch
 
 check: check-user check-kernel
 	$(STAGE) ktap-selftest $(MAKE) ktap-selftest
+	$(STAGE) repair-check-selftest sh tests/qemu/repair-check-selftest.sh $(BUILD)/repair-check
 
 check-fstests: kernel-patch
 	$(STAGE) fstests-ci $(MAKE) fstests-ci BUILD=$(BUILD)
