@@ -5,7 +5,8 @@
  * lbs-fsx.  The generator (fsx_gen.c), the oracle and the recorder are
  * the same for both, so the same seed and options give the same op
  * stream.  Here: the executor with the oracle's expected results, the
- * .fsxops recorder and replayer, and the runs; the ops that share or copy
+ * .fsxops recorder and the random run; the replayer is in fsx_replay.c,
+ * the result printing in fsx_report.c, and the ops that share or copy
  * within the file are in fsx_remap.c.
  */
 #define _GNU_SOURCE
@@ -50,133 +51,6 @@ static void report(struct ctx *c, const struct op_rec *r, const char *what,
 		desc);
 }
 
-/*
- * What fstests' fsx test() does with a replayed op before it runs it: the
- * same trimming to the file size or the size limit, collapse and insert
- * ranges rounded down to st_blksize, and the conditions under which fsx
- * skips the op (logs it as "skip").  @size is the file size before the
- * op.  Returns false if fsx would skip it.
- */
-static bool fsx_normalize(const struct ctx *c, struct op_rec *r,
-			  uint64_t size)
-{
-	uint64_t bsz = c->stat_bs;
-
-	switch (r->op) {
-	case OP_READ: case OP_MAPREAD:
-		fsx_trim_off(&r->off, size);
-		fsx_trim_len(r->off, &r->len, size);
-		return r->len && r->off + r->len <= size;
-	case OP_WRITE: case OP_MAPWRITE: case OP_FALLOCATE: case OP_ZERO:
-	case OP_UNSHARE:
-		fsx_trim_off(&r->off, c->max);
-		fsx_trim_len(r->off, &r->len, c->max);
-		return r->len != 0;
-	case OP_PUNCH:
-		fsx_trim_off(&r->off, size);
-		fsx_trim_len(r->off, &r->len, size);
-		return r->len && r->off < size;
-	case OP_COLLAPSE:
-		if (!size)
-			return false;
-		fsx_trim_off(&r->off, size - 1);
-		fsx_trim_len(r->off, &r->len, size - 1);
-		r->off -= r->off % bsz;
-		r->len -= r->len % bsz;
-		return r->len && r->off + r->len < size;
-	case OP_INSERT:
-		fsx_trim_off(&r->off, size);
-		fsx_trim_len(size, &r->len, c->max);
-		r->off -= r->off % bsz;
-		r->len -= r->len % bsz;
-		return r->len && size + r->len <= c->max && r->off < size;
-	case OP_CLONE: case OP_DEDUPE: case OP_COPY:
-		return fsx_remap_normalize(c, r, size);
-	default:
-		return true;
-	}
-}
-
-/*
- * Write the op as fstests' fsx logs it (logdump()): "op arg0 arg1
- * file_size" with the file size before the op, truncate as "truncate 0
- * newsize", fsync as "fsync 0 0", then " keep_size" (fallocate and
- * zero_range only).  Ops that left the bytes alone where fsx would have
- * done something (EINVAL, a fully faulted write) are logged with "skip";
- * an O_DIRECT op is logged as the read or write fsx -Z would do, a short
- * write as the write of what was copied.  Writeback and drop_caches have
- * no fsx twin and no effect on the bytes: not logged.  A crash cannot be
- * expressed in fsx's format: it becomes a comment (fsx skips "#" lines),
- * so a replay of a recording with crashes diverges after the first one.
- * Returns true for an op line (fsx counts those as test calls, and the
- * data of each write follows that count), false for "skip" or nothing.
- */
-static bool record(struct ctx *c, const struct op_rec *r, uint64_t fsize)
-{
-	FILE *f = c->o->record;
-	struct op_rec n = *r;
-	const char *name;
-	bool skip = r->noop;
-
-	switch (r->op) {
-	case OP_DREAD: n.op = OP_READ; break;
-	case OP_DWRITE: n.op = OP_WRITE; break;
-	case OP_WRITE_SHORT:
-		n.op = OP_WRITE;
-		n.len = r->done;
-		skip = !r->done;
-		break;
-	case OP_FSYNC_RANGE: n.op = OP_FSYNC; break;
-	case OP_WRITEBACK: case OP_DROP: return false;
-	case OP_CRASH:
-		if (f)
-			fprintf(f, "# lbs-sim crash (file size 0x%" PRIx64
-				" before)\n", fsize);
-		return false;
-	default: break;
-	}
-	if (!skip && n.op != OP_TRUNCATE && n.op != OP_FSYNC) {
-		struct op_rec m = n;
-
-		/* record what fsx would do byte for byte on replay; a read
-		 * or punch at or past EOF did nothing: fsx would read or
-		 * punch elsewhere */
-		if (!fsx_normalize(c, &m, fsize) ||
-		    ((n.op == OP_READ || n.op == OP_MAPREAD ||
-		      n.op == OP_PUNCH) && n.off >= fsize))
-			skip = n.op == OP_READ || n.op == OP_MAPREAD ||
-			       n.op == OP_PUNCH || fsx_remap_op(n.op);
-		else if (n.op == OP_READ || n.op == OP_MAPREAD ||
-			 n.op == OP_PUNCH)
-			n = m;
-		if (!skip && (m.off != n.off || m.len != n.len)) {
-			if (f)
-				fprintf(f, "# lbs-sim: fsx replays the next op "
-					"as 0x%" PRIx64 " 0x%" PRIx64 "\n",
-					m.off, m.len);
-			c->unfaithful++;
-		}
-	}
-	if (fsx_remap_op(n.op) || n.op == OP_UNSHARE) {
-		if (f)
-			fsx_remap_record(f, &n, fsize, skip);
-		return !skip;
-	}
-	name = fsx_op_names[n.op];
-	if (n.op == OP_TRUNCATE) {
-		n.len = n.off;
-		n.off = 0;
-	} else if (n.op == OP_FSYNC) {
-		n.off = n.len = 0;
-	}
-	if (f)
-		fprintf(f, "%s%s 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 "%s\n",
-			skip ? "skip " : "", name, n.off, n.len, fsize,
-			n.keep && (n.op == OP_FALLOCATE || n.op == OP_ZERO) ?
-			" keep_size" : "");
-	return !skip;	/* fsx counts it as a test call */
-}
-
 static uint64_t fnv1a64(const uint8_t *p, uint64_t n)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
@@ -187,7 +61,7 @@ static uint64_t fnv1a64(const uint8_t *p, uint64_t n)
 }
 
 /* the whole file against the oracle; @sum: record its checksum (end) */
-static bool check_whole(struct ctx *c, const struct op_rec *r, bool sum)
+bool fsx_check_whole(struct ctx *c, const struct op_rec *r, bool sum)
 {
 	struct lbs_oracle_mismatch mm;
 	uint64_t size = c->b->size(c->b->p), a = c->b->dio_align;
@@ -337,7 +211,7 @@ static void journal_intent(struct ctx *c, const struct op_rec *r,
 }
 
 /* run one op; returns false on mismatch */
-static bool exec_op(struct ctx *c, struct op_rec *r)
+bool fsx_exec_op(struct ctx *c, struct op_rec *r)
 {
 	struct lbs_oracle_mismatch mm;
 	struct fsx_backend *b = c->b;
@@ -526,7 +400,7 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 		break;
 	case OP_DROP:
 		b->drop_caches(b->p);
-		return check_whole(c, r, false);
+		return fsx_check_whole(c, r, false);
 	case OP_CRASH: {
 		uint64_t ns;
 
@@ -560,7 +434,7 @@ bad_err:
 	return fsx_bad_result(c, r, err);
 }
 
-static double now(void)
+double fsx_now(void)
 {
 	struct timespec ts;
 
@@ -577,8 +451,8 @@ uint64_t lbs_fsx_max_size(const struct lbs_fsx_opts *o)
 	return max;
 }
 
-static int ctx_init(struct ctx *c, const struct lbs_fsx_opts *o,
-		    struct fsx_backend *b, bool replay)
+int fsx_ctx_init(struct ctx *c, const struct lbs_fsx_opts *o,
+		 struct fsx_backend *b, bool replay)
 {
 	memset(c, 0, sizeof(*c));
 	c->o = o;
@@ -627,7 +501,7 @@ static int ctx_init(struct ctx *c, const struct lbs_fsx_opts *o,
 	return 0;
 }
 
-static void ctx_fini(struct ctx *c, struct lbs_fsx_result *r, int rc)
+void fsx_ctx_fini(struct ctx *c, struct lbs_fsx_result *r, int rc)
 {
 	r->final_size = c->b->size(c->b->p);
 	c->b->counters(c->b->p, r);
@@ -650,22 +524,22 @@ int lbs_fsx_run_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 {
 	struct ctx c;
 	struct op_rec r;
-	double t0 = now(), tl = t0;
+	double t0 = fsx_now(), tl = t0;
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
-	if (ctx_init(&c, o, b, false))
+	if (fsx_ctx_init(&c, o, b, false))
 		return 2;
 	for (c.opno = 1; c.opno <= o->ops; c.opno++) {
 		uint64_t size = b->size(b->p);
 		bool ok;
 
 		fsx_gen_op(&c, &r);
-		ok = exec_op(&c, &r);
-		if (record(&c, &r, size))
+		ok = fsx_exec_op(&c, &r);
+		if (fsx_record(&c, &r, size))
 			c.tc++;
 		if (ok && o->check_every && !(c.opno % o->check_every))
-			ok = check_whole(&c, &r, false);
+			ok = fsx_check_whole(&c, &r, false);
 		if (!ok) {
 			res->mismatches = 1;
 			rc = 1;
@@ -673,7 +547,7 @@ int lbs_fsx_run_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 		}
 		res->ops_run++;
 		if (o->progress && !(c.opno & 0x3fff)) {
-			double t = now();
+			double t = fsx_now();
 
 			if (t - tl > 0.25) {
 				fprintf(stderr, "\r%" PRIu64 "/%" PRIu64
@@ -688,264 +562,14 @@ int lbs_fsx_run_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 		r.off = r.len = 0;
 		if (o->before_final_check)
 			o->before_final_check(o->hook_arg);
-		if (!check_whole(&c, &r, true)) {
+		if (!fsx_check_whole(&c, &r, true)) {
 			res->mismatches = 1;
 			rc = 1;
 		}
 	}
 	if (o->progress)
 		fprintf(stderr, "\r\033[K");
-	res->seconds = now() - t0;
-	ctx_fini(&c, res, rc);
+	res->seconds = fsx_now() - t0;
+	fsx_ctx_fini(&c, res, rc);
 	return rc;
-}
-
-/* ---- .fsxops replay ---------------------------------------------------- */
-
-static const struct {
-	const char *name;
-	enum op op;
-} fsx_ops[] = {
-	{ "read", OP_READ }, { "write", OP_WRITE }, { "mapread", OP_MAPREAD },
-	{ "mapwrite", OP_MAPWRITE }, { "truncate", OP_TRUNCATE },
-	{ "fallocate", OP_FALLOCATE }, { "punch_hole", OP_PUNCH },
-	{ "zero_range", OP_ZERO }, { "collapse_range", OP_COLLAPSE },
-	{ "insert_range", OP_INSERT }, { "fsync", OP_FSYNC },
-	{ "clone_range", OP_CLONE }, { "dedupe_range", OP_DEDUPE },
-	{ "copy_range", OP_COPY },
-	/* XFS_IOC_ALLOCSP: fsx models it as a truncate to arg1 */
-	{ "allocsp", OP_TRUNCATE },
-	/* the same bytes as their plain forms: the logged range is the one
-	 * done; write_zeroes zeroes and extends like zero_range */
-	{ "read_dontcache", OP_READ }, { "write_dontcache", OP_WRITE },
-	{ "write_atomic", OP_WRITE }, { "write_zeroes", OP_ZERO },
-};
-
-int lbs_fsx_replay_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
-		      const char *path, const char *final_out,
-		      struct lbs_fsx_result *res)
-{
-	FILE *f = fopen(path, "r");
-	struct ctx c;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t nread;
-	unsigned long lineno = 0;
-	uint64_t writes = 0;
-	int rc = 0;
-	double t0 = now();
-
-	memset(res, 0, sizeof(*res));
-	if (!f) {
-		fprintf(stderr, "%s: %s\n", path, strerror(errno));
-		return 2;
-	}
-	if (ctx_init(&c, o, b, true)) {
-		fclose(f);
-		return 2;
-	}
-	c.opno = 0;
-	while ((nread = getline(&line, &cap, f)) >= 0) {
-		struct lbs_fsxops_line fl;
-		struct op_rec r = { 0 };
-		char why[128];
-		size_t k;
-		bool found = false, ok;
-		int pr;
-
-		lineno++;
-		if (memchr(line, 0, (size_t)nread)) {
-			fprintf(stderr, "%s:%lu: NUL byte in line\n", path, lineno);
-			rc = 2;
-			break;
-		}
-		if (nread > 512) {
-			fprintf(stderr, "%s:%lu: line too long\n", path, lineno);
-			rc = 2;
-			break;
-		}
-		pr = lbs_fsxops_parse(line, &fl, why, sizeof(why));
-		if (pr < 0) {
-			fprintf(stderr, "%s:%lu: %s\n", path, lineno, why);
-			rc = 2;
-			break;
-		}
-		if (pr == 0)
-			continue;
-		if (fl.skip) {		/* fsx logged it as not done */
-			res->skipped++;
-			continue;
-		}
-		for (k = 0; k < sizeof(fsx_ops) / sizeof(fsx_ops[0]); k++)
-			if (!strcmp(fl.op, fsx_ops[k].name)) {
-				r.op = fsx_ops[k].op;
-				found = true;
-			}
-		c.opno++;		/* fsx's testcalls */
-		c.tc = c.opno - 1;	/* this line's writes: test call opno */
-		if (!found) {		/* exchange_range */
-			res->unmodelled++;
-			continue;
-		}
-		r.off = fl.a[0];
-		r.len = fl.a[1];
-		/* fsx's fallocate with FALLOC_FL_UNSHARE_RANGE */
-		if (r.op == OP_FALLOCATE && fl.unshare)
-			r.op = OP_UNSHARE;
-		if (fsx_remap_op(r.op))
-			r.dst = fl.a[2];
-		r.keep = fl.keep_size && (r.op == OP_FALLOCATE ||
-					  r.op == OP_ZERO ||
-					  r.op == OP_UNSHARE);
-		if (r.op == OP_TRUNCATE) {
-			r.off = fl.a[1];
-			r.len = 0;
-		}
-		if (r.op == OP_PUNCH)
-			r.keep = true;
-		if (r.op == OP_TRUNCATE && r.off > c.max) {
-			fprintf(stderr, "%s:%lu: size 0x%" PRIx64 " beyond the "
-				"file limit 0x%" PRIx64 " (--file-size)\n", path,
-				lineno, r.off, c.max);
-			rc = 2;
-			break;
-		}
-		if (!fsx_normalize(&c, &r, b->size(b->p))) {
-			c.fsx_skipped++;
-			continue;
-		}
-		if (r.op == OP_WRITE && ++writes == o->perturb_write &&
-		    r.len > 1) {
-			fprintf(stderr, "%s:%lu: test: write 0x%" PRIx64 " 0x%"
-				PRIx64 " replayed one byte short\n", path,
-				lineno, r.off, r.len);
-			r.len--;
-		}
-		ok = exec_op(&c, &r);
-		/* close_open: fsx closes, drops caches, reopens; check the
-		 * file there, as after lbs-sim's drop_caches */
-		if (ok && fl.close_open) {
-			r.op = OP_DROP;
-			ok = exec_op(&c, &r);
-		}
-		if (ok && o->check_every && !(c.opno % o->check_every))
-			ok = check_whole(&c, &r, false);
-		if (!ok) {
-			res->mismatches = 1;
-			rc = 1;
-			break;
-		}
-		res->ops_run++;
-	}
-	if (!rc) {
-		struct op_rec r = { .op = OP_DROP };
-
-		if (o->before_final_check)
-			o->before_final_check(o->hook_arg);
-		if (!check_whole(&c, &r, true)) {
-			res->mismatches = 1;
-			rc = 1;
-		}
-	}
-	if (!rc && final_out) {
-		FILE *out = fopen(final_out, "wb");
-		uint64_t sz = lbs_oracle_size(c.orc);
-
-		if (!out || fwrite(lbs_oracle_bytes(c.orc), 1, sz, out) != sz) {
-			fprintf(stderr, "%s: cannot write\n", final_out);
-			rc = 2;
-		}
-		if (out)
-			fclose(out);
-	}
-	free(line);
-	fclose(f);
-	res->seconds = now() - t0;
-	ctx_fini(&c, res, rc);
-	return rc;
-}
-
-/* ---- shared reporting --------------------------------------------------- */
-
-static const char *const feat_names[LBS_FSX_NFEAT] = {
-	[LBS_FSX_DIO] = "dio", [LBS_FSX_FALLOCATE] = "fallocate",
-	[LBS_FSX_PUNCH] = "punch_hole", [LBS_FSX_ZERO] = "zero_range",
-	[LBS_FSX_COLLAPSE] = "collapse_range", [LBS_FSX_INSERT] = "insert_range",
-	[LBS_FSX_CLONE] = "clone_range", [LBS_FSX_DEDUPE] = "dedupe_range",
-	[LBS_FSX_COPY] = "copy_range", [LBS_FSX_UNSHARE] = "unshare_range",
-};
-
-const char *lbs_fsx_feature_names(void)
-{
-	return "dio, fallocate, punch_hole, zero_range, collapse_range, "
-	       "insert_range, clone_range, dedupe_range, copy_range, "
-	       "unshare_range";
-}
-
-int lbs_fsx_features_parse(const char *list, unsigned *mask)
-{
-	char *dup = strdup(list), *save = NULL, *t;
-	int rc = 0;
-
-	if (!dup)
-		abort();
-	for (t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		unsigned k;
-
-		for (k = 0; k < LBS_FSX_NFEAT; k++)
-			if (!strcmp(t, feat_names[k]))
-				break;
-		if (k == LBS_FSX_NFEAT) {
-			fprintf(stderr, "unknown feature \"%s\" (known: %s)\n",
-				t, lbs_fsx_feature_names());
-			rc = -1;
-			break;
-		}
-		*mask |= LBS_FSX_F(k);
-	}
-	free(dup);
-	return rc;
-}
-
-void lbs_fsx_print_unsupported(FILE *f, const struct lbs_fsx_result *r)
-{
-	const char *sep = ", unsupported skipped:";
-
-	for (unsigned k = 0; k < LBS_FSX_NFEAT; k++) {
-		if (!(r->unsupported_mask & LBS_FSX_F(k)))
-			continue;
-		fprintf(f, "%s %s %" PRIu64, sep, feat_names[k],
-			r->unsupported[k]);
-		sep = ",";
-	}
-}
-
-void lbs_fsx_print_tail(FILE *f, const struct lbs_fsx_result *r,
-			bool final_sum)
-{
-	lbs_fsx_print_unsupported(f, r);
-	fprintf(f, "\n");
-	if (final_sum)
-		lbs_fsx_print_final_sum(f, r);
-}
-
-void lbs_fsx_print_replay(FILE *f, const char *what,
-			  const struct lbs_fsx_result *r, int rc,
-			  bool final_sum)
-{
-	fprintf(f, "%s: %" PRIu64 " ops, %" PRIu64 " skip lines, %" PRIu64
-		" skipped by fsx's rules, %" PRIu64 " not modelled (skipped)"
-		", %s, size %" PRIu64, what, r->ops_run, r->skipped,
-		r->fsx_skipped, r->unmodelled, rc ? "MISMATCH" : "clean",
-		r->final_size);
-	lbs_fsx_print_tail(f, r, final_sum);
-}
-
-void lbs_fsx_print_final_sum(FILE *f, const struct lbs_fsx_result *r)
-{
-	if (r->final_sum_valid)
-		fprintf(f, "final-sum fnv1a64 %016" PRIx64 " size %" PRIu64
-			"\n", r->final_sum, r->final_size);
-	else
-		fprintf(f, "final-sum unavailable (no clean final verify)\n");
 }

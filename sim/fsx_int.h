@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internal to the fsx campaign (fsx.c, fsx_gen.c, fsx_remap.c): the op
- * record and the run's context shared by the generator, the executor with
- * its oracle, and the .fsxops recorder.
+ * Internal to the fsx campaign (fsx.c, fsx_gen.c, fsx_remap.c,
+ * fsx_record.c, fsx_replay.c): the op record and the run's context shared
+ * by the generator, the executor with its oracle, and the .fsxops
+ * recorder and replayer.
  */
 #ifndef LBS_FSX_INT_H
 #define LBS_FSX_INT_H
@@ -31,8 +32,8 @@ struct op_rec {
 	uint64_t off, len, arg;	/* arg: fault point */
 	uint64_t dst;		/* clone, dedupe, copy: destination */
 	bool keep;		/* FALLOC_FL_KEEP_SIZE */
-	bool noop;		/* set by exec_op(): no effect on the bytes */
-	uint64_t done;		/* set by exec_op(): bytes a write wrote */
+	bool noop;		/* set by fsx_exec_op(): no effect on the bytes */
+	uint64_t done;		/* set by fsx_exec_op(): bytes a write wrote */
 };
 
 struct ctx {
@@ -79,6 +80,24 @@ static inline void fsx_trim_len(uint64_t off, uint64_t *len, uint64_t size)
 bool fsx_unsupported(struct ctx *c, struct op_rec *r, int64_t res);
 /* report an unexpected result @err of @r; returns false (mismatch) */
 bool fsx_bad_result(struct ctx *c, const struct op_rec *r, int64_t err);
+/* run one op; returns false on mismatch */
+bool fsx_exec_op(struct ctx *c, struct op_rec *r);
+/* the whole file against the oracle; @sum: record its checksum (end) */
+bool fsx_check_whole(struct ctx *c, const struct op_rec *r, bool sum);
+/* set up a run (@replay: no crashes, no journal); -1 on a bad op mix */
+int fsx_ctx_init(struct ctx *c, const struct lbs_fsx_opts *o,
+		 struct fsx_backend *b, bool replay);
+/* the run's counters into @r; frees the context */
+void fsx_ctx_fini(struct ctx *c, struct lbs_fsx_result *r, int rc);
+/* CLOCK_MONOTONIC, in seconds */
+double fsx_now(void);
+
+/* fsx_record.c */
+/* what fsx test() does with a replayed op (@size: the file size before
+ * it); false if fsx would skip it */
+bool fsx_normalize(const struct ctx *c, struct op_rec *r, uint64_t size);
+/* log @r to --record as fsx would; true for an op line (a test call) */
+bool fsx_record(struct ctx *c, const struct op_rec *r, uint64_t fsize);
 
 /* fsx_gen.c: the next random op, as fsx's test() draws and trims it */
 void fsx_gen_op(struct ctx *c, struct op_rec *r);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Sizes and offsets the test grids are built from, shared by the vector
- * generator (gen_vectors.c) and the exhaustive comparison
- * (tests/core/test_exhaustive.c).  They pick the inputs only: the oracles
+ * generator (gen_vectors.c, gen_*.c) and the exhaustive comparison
+ * (tests/core/exhaustive_*.c).  They pick the inputs only: the oracles
  * compute nothing with them (they walk, see oracle_walk.h).
  */
 #ifndef LBS_TEST_GRID_H
