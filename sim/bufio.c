@@ -138,14 +138,18 @@ static void write_failed(struct lbs_sim *s, uint64_t start, uint64_t end)
  * xfs_buffered_write_delalloc_punch() over [a, b): the blocks core's
  * lbs_settle_range() leaves once edge blocks with dirty pages outside
  * the range are taken out (6.1 rounded out and dropped the reservation
- * under them).
+ * under them).  Fault knob punch-outward takes none out: 6.1's
+ * xfs_buffered_write_delalloc_punch() rounding.
  */
 static void punch_settled(struct lbs_sim *s, uint64_t a, uint64_t b)
 {
+	uint32_t busy = 0;
 	uint64_t start, stop;
 
-	if (!lbs_settle_range(s->blkbits, s->pshift, a, b,
-			      sim_busy_edges(s, a, b), &start, &stop))
+	if (!(s->inject & LBS_SIM_INJ_PUNCH_OUTWARD))
+		busy = sim_busy_edges(s, a, b);
+	if (!lbs_settle_range(s->blkbits, s->pshift, a, b, busy, &start,
+			      &stop))
 		return;
 	for (uint64_t p = start; p < stop; p = lbs_block_end(s->blkbits, p))
 		if (ext_at(s, p)->state == EXT_DELALLOC)

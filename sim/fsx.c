@@ -211,7 +211,7 @@ static void journal_intent(struct ctx *c, const struct op_rec *r,
 }
 
 /* run one op; returns false on mismatch */
-bool fsx_exec_op(struct ctx *c, struct op_rec *r)
+static bool exec_op(struct ctx *c, struct op_rec *r)
 {
 	struct lbs_oracle_mismatch mm;
 	struct fsx_backend *b = c->b;
@@ -432,6 +432,22 @@ bad_errno:
 	return fsx_bad_result(c, r, n);
 bad_err:
 	return fsx_bad_result(c, r, err);
+}
+
+/* run one op and check the backend's model invariant after it */
+bool fsx_exec_op(struct ctx *c, struct op_rec *r)
+{
+	char why[256];
+
+	if (!exec_op(c, r))
+		return false;
+	if (!c->b->model_broken ||
+	    !c->b->model_broken(c->b->p, why, sizeof(why)))
+		return true;
+	fprintf(c->log, "MISMATCH at op %" PRIu64 " (%s 0x%" PRIx64 " 0x%"
+		PRIx64 "): %s\n", c->opno, fsx_op_names[r->op], r->off,
+		r->len, why);
+	return false;
 }
 
 double fsx_now(void)

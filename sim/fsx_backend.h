@@ -82,6 +82,10 @@ struct fsx_backend {
 	/* state of the block at @off, for mismatch reports */
 	void (*describe)(void *p, uint64_t off, char *buf, size_t n);
 	bool (*is_stale_byte)(void *p, uint64_t off, uint8_t v);
+	/* optional: an invariant of the model that an op broke without
+	 * changing a byte the oracle sees (the simulator: writeback found
+	 * dirty pages over a hole); true with the reason in @buf */
+	bool (*model_broken)(void *p, char *buf, size_t n);
 	/* counters into @r at the end of a run */
 	void (*counters)(void *p, struct lbs_fsx_result *r);
 };

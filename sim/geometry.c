@@ -31,6 +31,7 @@ static const struct {
 	{ "short-copy-keep", LBS_SIM_INJ_SHORT_COPY_KEEP },
 	{ "no-copy-around", LBS_SIM_INJ_NO_COPY_AROUND },
 	{ "ioend-early", LBS_SIM_INJ_IOEND_EARLY },
+	{ "punch-outward", LBS_SIM_INJ_PUNCH_OUTWARD },
 };
 
 unsigned lbs_sim_inject_parse(const char *name)
@@ -46,7 +47,7 @@ const char *lbs_sim_inject_names(void)
 	return "no-zero-around, no-dio-zero, no-wb-round, "
 	       "mark-partial-uptodate, ra-whole-uptodate, split-gap, "
 	       "short-copy-no-fill, short-copy-keep, no-copy-around, "
-	       "ioend-early";
+	       "ioend-early, punch-outward";
 }
 
 static bool pow2(uint64_t v)

@@ -38,6 +38,9 @@
  *    the write and its zero-around instantiated past the new EOF; a block
  *    this write reserved and copied nothing into loses its reservation
  *    unless a dirty folio inside EOF overlaps it (D6, rounded inward).
+ *    So at bs > ps a page is dirty only over a reservation or an
+ *    allocation; writeback finding one over a hole (6.1 skips it) counts
+ *    wb_hole_bytes, and an fsx campaign fails on it.
  *  - metadata transactions (extent changes, size changes) are durable as
  *    soon as they are made; data is durable once it is on the device.
  *  - delalloc converts to unwritten at writeback allocation; unwritten
@@ -81,7 +84,10 @@
 #define LBS_SIM_INJ_NO_COPY_AROUND	(1u << 8)
 /* the first of two ioends over one block converts or remaps it whole */
 #define LBS_SIM_INJ_IOEND_EARLY		(1u << 9)
-#define LBS_SIM_INJ_ALL			0x3ffu
+/* a delalloc punch rounds out to whole blocks, dropping the reservation
+ * under dirty pages of its edge blocks outside the range (6.1) */
+#define LBS_SIM_INJ_PUNCH_OUTWARD	(1u << 10)
+#define LBS_SIM_INJ_ALL			0x7ffu
 
 /* parse "no-zero-around" etc.; returns the bit or 0 if unknown */
 unsigned lbs_sim_inject_parse(const char *name);
@@ -139,6 +145,13 @@ struct lbs_sim_counters {
 					   source block (shared data) */
 	uint64_t ca_zeroed;		/* bytes copy-around zeroed (source
 					   hole, unwritten or past EOF) */
+	uint64_t wb_hole_bytes;		/* bytes of dirty pages (bs > ps)
+					   that writeback found over a
+					   hole and skipped: the block had
+					   lost its reservation under them
+					   (0 but with a fault knob) */
+	uint64_t wb_hole_data;		/* ... of them not zero: data lost */
+	uint64_t wb_hole_first;		/* file offset of the first */
 };
 
 struct lbs_sim;
