@@ -422,6 +422,11 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 			report(c, r, "after crash", &mm);
 			return false;
 		}
+		/* what a run and its replay must agree on */
+		if (c->trace)
+			fprintf(c->log, "  after crash: size 0x%" PRIx64
+				" fnv1a64 %016" PRIx64 "\n", ns,
+				fnv1a64(c->rbuf, ns));
 		break;
 	}
 	default:
@@ -468,7 +473,7 @@ uint64_t lbs_fsx_max_size(const struct lbs_fsx_opts *o)
 }
 
 int fsx_ctx_init(struct ctx *c, const struct lbs_fsx_opts *o,
-		 struct fsx_backend *b, bool replay)
+		 struct fsx_backend *b, bool replay, bool crashes)
 {
 	memset(c, 0, sizeof(*c));
 	c->o = o;
@@ -493,8 +498,11 @@ int fsx_ctx_init(struct ctx *c, const struct lbs_fsx_opts *o,
 	c->mix_total = 0;
 	for (unsigned k = 0; k < OP_NR; k++)
 		c->mix_total += c->mix[k];
-	/* replay never crashes (fsx has no crash op) */
-	if (!b->can_crash || !c->mix[OP_CRASH] || replay)
+	/* the same crash rules for a run and its replay: a replay crashes
+	 * at the file's crash notes (fsx has no crash op) */
+	if (!replay)
+		crashes = c->mix[OP_CRASH] != 0;
+	if (!b->can_crash || !crashes || o->no_crash)
 		lbs_oracle_no_crash(c->orc);
 	else if (b->crash_lazy_meta)
 		lbs_oracle_lazy_meta(c->orc);
@@ -544,7 +552,7 @@ int lbs_fsx_run_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
-	if (fsx_ctx_init(&c, o, b, false))
+	if (fsx_ctx_init(&c, o, b, false, false))
 		return 2;
 	for (c.opno = 1; c.opno <= o->ops; c.opno++) {
 		uint64_t size = b->size(b->p);

@@ -84,9 +84,10 @@ bool fsx_bad_result(struct ctx *c, const struct op_rec *r, int64_t err);
 bool fsx_exec_op(struct ctx *c, struct op_rec *r);
 /* the whole file against the oracle; @sum: record its checksum (end) */
 bool fsx_check_whole(struct ctx *c, const struct op_rec *r, bool sum);
-/* set up a run (@replay: no crashes, no journal); -1 on a bad op mix */
+/* set up a run (@replay: no journal, and crashes only if @crashes: the
+ * file has crash notes); -1 on a bad op mix */
 int fsx_ctx_init(struct ctx *c, const struct lbs_fsx_opts *o,
-		 struct fsx_backend *b, bool replay);
+		 struct fsx_backend *b, bool replay, bool crashes);
 /* the run's counters into @r; frees the context */
 void fsx_ctx_fini(struct ctx *c, struct lbs_fsx_result *r, int rc);
 /* CLOCK_MONOTONIC, in seconds */

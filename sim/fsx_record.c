@@ -55,18 +55,54 @@ bool fsx_normalize(const struct ctx *c, struct op_rec *r, uint64_t size)
 }
 
 /*
+ * The note of how the op of line @n (@skip: a "skip" line) was done where
+ * fsx would do otherwise: the range of an fsync_range, O_DIRECT, a short
+ * write's length and fault point, a punch fsx trims to EOF or skips.  A
+ * skip line has one if the run did the op: a short write that copied
+ * nothing, a punch past EOF, a failed O_DIRECT read (the last two write
+ * back their range first, which a later crash shows).
+ */
+static void record_note(FILE *f, const struct op_rec *r,
+			const struct op_rec *n, bool skip)
+{
+	switch (r->op) {
+	case OP_WRITE_SHORT:
+		fprintf(f, "# lbs-sim write_short 0x%" PRIx64 " 0x%" PRIx64
+			" 0x%" PRIx64 "\n", r->off, r->len, r->arg);
+		return;
+	case OP_DREAD:		/* even EINVAL flushed the range first */
+		break;
+	case OP_DWRITE:
+		if (skip)
+			return;
+		break;
+	case OP_PUNCH:
+		if (r->noop || (!skip && n->off == r->off && n->len == r->len))
+			return;
+		break;
+	case OP_FSYNC_RANGE:
+		break;
+	default:
+		return;
+	}
+	fprintf(f, "# lbs-sim %s 0x%" PRIx64 " 0x%" PRIx64 "\n",
+		fsx_op_names[r->op], r->off, r->len);
+}
+
+/*
  * Write the op as fstests' fsx logs it (logdump()): "op arg0 arg1
  * file_size" with the file size before the op, truncate as "truncate 0
  * newsize", fsync as "fsync 0 0", then " keep_size" (fallocate and
  * zero_range only).  Ops that left the bytes alone where fsx would have
  * done something (EINVAL, a fully faulted write) are logged with "skip";
  * an O_DIRECT op is logged as the read or write fsx -Z would do, a short
- * write as the write of what was copied.  Writeback and drop_caches have
- * no fsx twin and no effect on the bytes: not logged.  A crash cannot be
- * expressed in fsx's format: it becomes a comment (fsx skips "#" lines),
- * so a replay of a recording with crashes diverges after the first one.
- * Returns true for an op line (fsx counts those as test calls, and the
- * data of each write follows that count), false for "skip" or nothing.
+ * write as the write of what was copied.  What fsx's format cannot say
+ * is a "# lbs-sim" note, a comment to fsx (fsxops.h): how the op of the
+ * next line was done (record_note()), and crash, writeback and
+ * drop_caches as notes alone (what a crash loses depends on the last
+ * two), so that our replay repeats the run, crashes included.  Returns
+ * true for an op line (fsx counts those as test calls, and the data of
+ * each write follows that count), false for "skip", a note or nothing.
  */
 bool fsx_record(struct ctx *c, const struct op_rec *r, uint64_t fsize)
 {
@@ -84,11 +120,20 @@ bool fsx_record(struct ctx *c, const struct op_rec *r, uint64_t fsize)
 		skip = !r->done;
 		break;
 	case OP_FSYNC_RANGE: n.op = OP_FSYNC; break;
-	case OP_WRITEBACK: case OP_DROP: return false;
-	case OP_CRASH:
+	case OP_WRITEBACK:
 		if (f)
-			fprintf(f, "# lbs-sim crash (file size 0x%" PRIx64
-				" before)\n", fsize);
+			fprintf(f, "# lbs-sim writeback 0x%" PRIx64 "\n",
+				r->off);
+		return false;
+	case OP_DROP:
+		if (f)
+			fprintf(f, "# lbs-sim drop_caches\n");
+		return false;
+	case OP_CRASH:
+		/* a backend that cannot crash did not: not a note */
+		if (f)
+			fprintf(f, "# lbs-sim %scrash (file size 0x%" PRIx64
+				" before)\n", r->noop ? "skip " : "", fsize);
 		return false;
 	default: break;
 	}
@@ -119,6 +164,8 @@ bool fsx_record(struct ctx *c, const struct op_rec *r, uint64_t fsize)
 			fsx_remap_record(f, &n, fsize, skip);
 		return !skip;
 	}
+	if (f)
+		record_note(f, r, &n, skip);
 	name = fsx_op_names[n.op];
 	if (n.op == OP_TRUNCATE) {
 		n.len = n.off;

@@ -81,6 +81,11 @@ void lbs_fsx_print_replay(FILE *f, const char *what,
 		", %s, size %" PRIu64, what, r->ops_run, r->skipped,
 		r->fsx_skipped, r->unmodelled, rc ? "MISMATCH" : "clean",
 		r->final_size);
+	if (r->crashes)
+		fprintf(f, ", %" PRIu64 " crashes", r->crashes);
+	if (r->crash_skipped)
+		fprintf(f, ", %" PRIu64 " crash skipped (the backend cannot)",
+			r->crash_skipped);
 	lbs_fsx_print_tail(f, r, final_sum);
 }
 

@@ -57,6 +57,50 @@ static int next_word(const char **p, char *w, size_t wl)
 	return 1;
 }
 
+static const struct {
+	const char *name;
+	enum lbs_fsxops_note note;
+	uint32_t nargs;
+} notes[] = {
+	{ "crash", LBS_FSXOPS_CRASH, 0 },
+	{ "writeback", LBS_FSXOPS_WRITEBACK, 1 },
+	{ "drop_caches", LBS_FSXOPS_DROP, 0 },
+	{ "fsync_range", LBS_FSXOPS_FSYNC_RANGE, 2 },
+	{ "dread", LBS_FSXOPS_DREAD, 2 }, { "dwrite", LBS_FSXOPS_DWRITE, 2 },
+	{ "write_short", LBS_FSXOPS_WRITE_SHORT, 3 },
+	{ "punch_hole", LBS_FSXOPS_PUNCH, 2 },
+};
+
+/* the rest of a "#" line: "lbs-sim NAME ARGS..." is a note, else nothing */
+static int parse_note(const char *p, struct lbs_fsxops_line *out, char *err,
+		      size_t errlen)
+{
+	char w[32];
+	size_t k;
+
+	if (next_word(&p, w, sizeof(w)) <= 0 || strcmp(w, "lbs-sim") ||
+	    next_word(&p, w, sizeof(w)) <= 0)
+		return 0;
+	for (k = 0; k < sizeof(notes) / sizeof(notes[0]); k++)
+		if (!strcmp(w, notes[k].name))
+			break;
+	if (k == sizeof(notes) / sizeof(notes[0]))
+		return 0;	/* another comment of ours ("skip crash") */
+	for (uint32_t i = 0; i < notes[k].nargs; i++) {
+		int r = next_word(&p, w, sizeof(w));
+
+		if (r <= 0 || parse_num(w, &out->a[i])) {
+			snprintf(err, errlen, "lbs-sim %s: bad or missing "
+				 "number", notes[k].name);
+			return -1;
+		}
+	}
+	strcpy(out->op, notes[k].name);
+	out->nargs = notes[k].nargs;
+	out->note = notes[k].note;
+	return 0;
+}
+
 int lbs_fsxops_parse(const char *line, struct lbs_fsxops_line *out,
 		     char *err, size_t errlen)
 {
@@ -67,6 +111,8 @@ int lbs_fsxops_parse(const char *line, struct lbs_fsxops_line *out,
 
 	memset(out, 0, sizeof(*out));
 	r = next_word(&p, w, sizeof(w));
+	if (r > 0 && !strcmp(w, "#"))
+		return parse_note(p, out, err, errlen);
 	if (r == 0 || (r > 0 && w[0] == '#'))
 		return 0;
 	if (r > 0 && !strcmp(w, "skip")) {

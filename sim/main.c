@@ -8,7 +8,9 @@
  * The common options (fsx_cli.h) are lbs-fsx's too.  --unsupported:
  * treat the listed features as a fewer-feature filesystem lacks them
  * (their ops are skipped and counted, as lbs-fsx does on such a
- * filesystem; the op stream stays the same).
+ * filesystem; the op stream stays the same).  replay follows the
+ * recording's "# lbs-sim" notes (fsxops.h), crashes included unless
+ * --no-crash.
  * Exit: 0 clean, 1 mismatch, 2 usage or input error.
  */
 #define _GNU_SOURCE

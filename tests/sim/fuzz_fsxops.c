@@ -39,6 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();	/* every error has a reason */
 		if (r == 1 && ((fl.nargs != 3 && fl.nargs != 4) || !fl.op[0]))
 			abort();
+		if (r == 0 && fl.note && (fl.nargs > 3 || !fl.op[0]))
+			abort();	/* a note: its name, up to 3 numbers */
 #ifdef LBS_FUZZ_PLANT_BUG
 		if (r == 1 && !strcmp(fl.op, "allocsp") && fl.keep_size)
 			abort();
