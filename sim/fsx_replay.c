@@ -35,11 +35,16 @@ static const struct {
 	{ "write_atomic", OP_WRITE }, { "write_zeroes", OP_ZERO },
 };
 
-/* the line an op note comes before */
-static const char *const note_line[] = {
-	[LBS_FSXOPS_FSYNC_RANGE] = "fsync", [LBS_FSXOPS_DREAD] = "read",
-	[LBS_FSXOPS_DWRITE] = "write", [LBS_FSXOPS_WRITE_SHORT] = "write",
-	[LBS_FSXOPS_PUNCH] = "punch_hole",
+/* an op note: the op it stands for, and the line it comes before */
+static const struct {
+	enum op op;
+	const char *line;
+} op_notes[] = {
+	[LBS_FSXOPS_FSYNC_RANGE] = { OP_FSYNC_RANGE, "fsync" },
+	[LBS_FSXOPS_DREAD] = { OP_DREAD, "read" },
+	[LBS_FSXOPS_DWRITE] = { OP_DWRITE, "write" },
+	[LBS_FSXOPS_WRITE_SHORT] = { OP_WRITE_SHORT, "write" },
+	[LBS_FSXOPS_PUNCH] = { OP_PUNCH, "punch_hole" },
 };
 
 struct replay {
@@ -102,14 +107,7 @@ static int note_alone(struct replay *p, const struct lbs_fsxops_line *fl,
 
 static void note_op(const struct lbs_fsxops_line *n, struct op_rec *r)
 {
-	static const enum op ops[] = {
-		[LBS_FSXOPS_FSYNC_RANGE] = OP_FSYNC_RANGE,
-		[LBS_FSXOPS_DREAD] = OP_DREAD, [LBS_FSXOPS_DWRITE] = OP_DWRITE,
-		[LBS_FSXOPS_WRITE_SHORT] = OP_WRITE_SHORT,
-		[LBS_FSXOPS_PUNCH] = OP_PUNCH,
-	};
-
-	r->op = ops[n->note];
+	r->op = op_notes[n->note].op;
 	r->off = n->a[0];
 	r->len = n->a[1];
 	r->keep = n->note == LBS_FSXOPS_PUNCH;
@@ -181,10 +179,11 @@ static int next_op(struct replay *p, const struct lbs_fsxops_line *fl,
 	memset(r, 0, sizeof(*r));
 	if (pr == 0 && !fl->note)
 		return 0;
-	if (have_note && (pr == 0 || strcmp(fl->op, note_line[p->pend.note]))) {
+	if (have_note &&
+	    (pr == 0 || strcmp(fl->op, op_notes[p->pend.note].line))) {
 		fprintf(stderr, "%s:%lu: lbs-sim %s: the next line is not "
 			"\"%s\"\n", p->path, p->pend_line, p->pend.op,
-			note_line[p->pend.note]);
+			op_notes[p->pend.note].line);
 		return 2;
 	}
 	if (pr == 0)
