@@ -3,7 +3,7 @@
 # after `make check`) runs fstests-ci, the rest is on demand.
 #
 #   make fstests KERNEL=patched-6.1|stock-6.1|ref-6.12 BLOCK_SIZE=N
-#                [TESTS="generic/091 ..." | GROUP=lbs|quick|...] [TWIN=KNOB]
+#                [TESTS="generic/091 ..." | GROUP=lbs|quick|...] [TWIN=KNOB] [LOCKDEP=0]
 #                           fstests build, kernel (+ kernel-glue/config/fstests.config),
 #                           one guest boot; results in $(BUILD)/fstests/KERNEL-N/
 #                           (check.log, result.xml, *.out.bad, *.full, *.dmesg,
@@ -14,6 +14,10 @@
 #                           TWIN=KNOB (patched-6.1): the negative control, the
 #                           series plus kernel-glue/selftest-6.1/KNOB.patch,
 #                           results in patched-6.1.KNOB-N/.
+#                           LOCKDEP=0: the same kernel without lockdep
+#                           (PROVE_LOCKING off; XFS_DEBUG stays), results in
+#                           KERNEL.nolockdep-N/: run it beside a LOCKDEP=1 run
+#                           to see what lockdep costs per test.
 #   make fstests-fsx KERNEL=... BLOCK_SIZE=N [FSX_OPS=100000] [FSX_SEED=1]
 #                [FSX_CAMPAIGNS="buffered-mmap dio eof-pollute wide"] [TWIN=KNOB]
 #                           fstests' own fsx, not check: each campaign on a
@@ -35,6 +39,7 @@ FSTESTS_KERNEL = $(if $(filter file,$(origin KERNEL)),,$(KERNEL))
 BLOCK_SIZE ?=
 TESTS ?=
 GROUP ?=
+LOCKDEP ?= 1
 
 FSX_OPS ?= 100000
 FSX_SEED ?= 1
@@ -48,7 +53,7 @@ fstests: deps
 	@LBS_BUILD=$(abspath $(BUILD)) sh tests/fstests/run-fstests.sh \
 		--kernel "$(FSTESTS_KERNEL)" --block-size "$(BLOCK_SIZE)" \
 		$(if $(TESTS),--tests "$(TESTS)") $(if $(GROUP),--group "$(GROUP)") \
-		$(if $(TWIN),--twin "$(TWIN)")
+		$(if $(TWIN),--twin "$(TWIN)") $(if $(filter 0,$(LOCKDEP)),--no-lockdep)
 
 fstests-ci:
 	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) fstests KERNEL=patched-6.1 \

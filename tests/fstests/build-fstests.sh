@@ -10,7 +10,8 @@
 # Skipped when OUTDIR/.lbs-stamp names the same tarball. The build fails if
 # ltp/fsx, src/dbtest or src/aio-dio-regress helpers are missing afterwards
 # (dbtest is silently skipped without gawk and libgdbm-compat-dev).
-# Prints OUTDIR on stdout; the log is OUTDIR.log.
+# Serialised by flock on OUTDIR.lock. Prints OUTDIR on stdout; the log is
+# OUTDIR.log.
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,6 +24,10 @@ die() { echo "build-fstests.sh: error: $*" >&2; exit 1; }
 note() { echo "build-fstests.sh: $*" >&2; }
 
 [ -f "$TARBALL" ] || die "$TARBALL not found (see ../shared/fstests/README.md)"
+# two `make fstests` started together must not unpack over each other
+mkdir -p "$(dirname "$out")"
+exec 9>"$out.lock"
+flock 9
 stamp="$(basename "$TARBALL") $(stat -c '%s %Y' "$TARBALL") $(sha256sum "$0" | cut -c1-16)"
 if [ -x "$out/check" ] && [ "$(cat "$out/.lbs-stamp" 2>/dev/null)" = "$stamp" ]; then
 	note "up to date ($out)"

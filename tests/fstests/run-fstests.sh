@@ -2,7 +2,7 @@
 # Run real fstests on XFS in a QEMU TCG guest (called by `make fstests`).
 #
 #   run-fstests.sh --kernel patched-6.1|stock-6.1|ref-6.12 --block-size N
-#                  [--tests "generic/091 ..." | --group NAME]
+#                  [--tests "generic/091 ..." | --group NAME] [--no-lockdep]
 #
 #   --kernel K      patched-6.1: linux-source-6.1 + the series
 #                     ($LBS_BUILD/kernel-patch, from `make kernel-patch`)
@@ -17,7 +17,10 @@
 #   --twin KNOB     patched-6.1 only: add kernel-glue/selftest-6.1/KNOB.patch
 #                   (a deliberately broken kernel, the negative control);
 #                   label patched-6.1.KNOB, its own worktree and kernel
-##   --fsx-ops N     instead of check: fstests' fsx campaigns of N ops
+#   --no-lockdep    the same kernel with CONFIG_PROVE_LOCKING off (its own
+#                   kernel directory; label KERNEL.nolockdep, judged by
+#                   KERNEL's expected failures): what lockdep costs per test
+#   --fsx-ops N     instead of check: fstests' fsx campaigns of N ops
 #                   (tests/fstests/guest-fsx.sh: buffered+mmap, O_DIRECT,
 #                   -e 1, wide ops), each on a fresh mkfs; results in
 #                   $LBS_BUILD/fstests/fsx-K-N/ (fsx.tsv, failing
@@ -53,7 +56,7 @@ usage() { echo "run-fstests.sh: error: $*" >&2; echo "see: $0 --help" >&2; exit 
 die() { echo "run-fstests.sh: error: $*" >&2; exit 1; }
 say() { echo "run-fstests.sh: $*" >&2; }
 
-kernel="" bs="" tests="" group="" twin="" fsx_ops="" fsx_seed=1 fsx_campaigns=""
+kernel="" bs="" tests="" group="" twin="" fsx_ops="" fsx_seed=1 fsx_campaigns="" nolockdep=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) [ $# -ge 2 ] || usage "--kernel needs a value"; kernel=$2; shift 2 ;;
@@ -61,6 +64,7 @@ while [ $# -gt 0 ]; do
 	--tests) [ $# -ge 2 ] || usage "--tests needs a value"; tests=$2; shift 2 ;;
 	--group) [ $# -ge 2 ] || usage "--group needs a value"; group=$2; shift 2 ;;
 	--twin) [ $# -ge 2 ] || usage "--twin needs a value"; twin=$2; shift 2 ;;
+	--no-lockdep) nolockdep=--no-lockdep; shift ;;
 	--fsx-ops) [ $# -ge 2 ] || usage "--fsx-ops needs a value"; fsx_ops=$2; shift 2 ;;
 	--fsx-seed) [ $# -ge 2 ] || usage "--fsx-seed needs a value"; fsx_seed=$2; shift 2 ;;
 	--fsx-campaigns) [ $# -ge 2 ] || usage "--fsx-campaigns needs a value"; fsx_campaigns=$2; shift 2 ;;
@@ -114,16 +118,17 @@ else
 	check_args=$(echo "$tests" | xargs) ntests=$(echo "$tests" | wc -w)
 fi
 label=$name-$bs
+expunge=$ROOT/tests/fstests/expunges/$label.txt
+[ -z "$nolockdep" ] || label=$name.nolockdep-$bs
 [ -z "$fsx_ops" ] || label=fsx-$label
 run=$BUILD/fstests/$label
-expunge=$ROOT/tests/fstests/expunges/$label.txt
 
 # ---- fstests, kernel ----------------------------------------------------------
 t_all=$(date +%s)
 fstests=$("$HERE/build-fstests.sh")
 mkdir -p "$BUILD/qemu/empty-series"
 t0=$(date +%s)
-image=$("$ROOT/tests/qemu/kernel-image.sh" --fstests "$kernel" "$name" "$series")
+image=$("$ROOT/tests/qemu/kernel-image.sh" --fstests $nolockdep "$kernel" "$name" "$series")
 build_s=$(($(date +%s) - t0))
 say "kernel: ${build_s}s ($image)"
 
