@@ -13,6 +13,10 @@ RECORDED_DIR (tests/fstests/recorded) holds results of earlier runs,
 KERNEL-BS.tsv in summary.tsv's format ('#' lines say when and how they
 were made); a test's result from this build's run takes precedence, and
 a cell taken from a recorded run ends in "*".
+Where KERNEL.nolockdep-BS (make fstests LOCKDEP=0) has results beside
+KERNEL-BS, a second table gives each test's seconds with and without
+lockdep and their ratio (a pair means something only when both ran side
+by side, under the same load).
 Exit 1 if there is a regression, 0 otherwise (also when nothing ran).
 """
 
@@ -34,6 +38,15 @@ def load(path, mark=""):
             if len(parts) >= 3:
                 res[parts[0]] = (parts[1], parts[2] + mark)
     return res
+
+
+def head(label):
+    """Column head: "patched 16384", "patched.nolockdep 8192"."""
+    kernel, bs = label.rsplit("-", 1)
+    for base, short in SHORT.items():
+        if kernel.startswith(base):
+            kernel = short + kernel[len(base):]
+    return "%s %s" % (kernel, bs)
 
 
 def cell(r):
@@ -80,8 +93,7 @@ def main():
         print("fstests-compare: no results under %s (run make fstests first)" % base)
         return 0
     labels = list(runs)
-    heads = ["%s %s" % (SHORT.get(label.rsplit("-", 1)[0], label.rsplit("-", 1)[0]),
-                        label.rsplit("-", 1)[1]) for label in labels]
+    heads = [head(label) for label in labels]
     w = max(12, max(len(h) for h in heads) + 1)
     print("%-12s " % "test" + "".join("%-*s" % (w, h) for h in heads) + "regression")
     tests = sorted(set().union(*[set(r) for r in runs.values()]))
@@ -93,7 +105,30 @@ def main():
               + ("REGRESSION: " + "; ".join(why) if why else ""))
     print("%d tests, %d regressions (cells: result and seconds; - not run; "
           "* from tests/fstests/recorded)" % (len(tests), nreg))
+    for label in labels:
+        if ".nolockdep-" in label:
+            lockdep_table(runs, label)
     return 1 if nreg else 0
+
+
+def lockdep_table(runs, nolabel):
+    """Seconds with and without lockdep, test by test, for one pair."""
+    label = nolabel.replace(".nolockdep-", "-")
+    if label not in runs:
+        return
+    on, off = runs[label], runs[nolabel]
+    rows = []
+    for t in sorted(set(on) & set(off)):
+        a, b = on[t][1].rstrip("*"), off[t][1].rstrip("*")
+        if on[t][0] == off[t][0] == "pass" and a.isdigit() and b.isdigit() and int(b):
+            rows.append((t, int(a), int(b)))
+    if not rows:
+        return
+    print("\nlockdep's cost, %s (seconds with / without PROVE_LOCKING):" % label)
+    for t, a, b in rows:
+        print("%-12s %6d %6d  %.2fx" % (t, a, b, a / b))
+    ta, tb = sum(r[1] for r in rows), sum(r[2] for r in rows)
+    print("%-12s %6d %6d  %.2fx (%d tests passed on both)" % ("all", ta, tb, ta / tb, len(rows)))
 
 
 if __name__ == "__main__":
