@@ -53,6 +53,12 @@ if [ -n "$nolockdep" ]; then
 		{ echo "kernel-image.sh: $frag has no CONFIG_PROVE_LOCKING=y line to turn off" >&2; exit 1; }
 	mv "$fragment.tmp" "$fragment"
 fi
+# linux-tree.sh resets the worktree and applies the series again: two runs
+# on one worktree (a LOCKDEP=0 run beside its twin) take turns, and the
+# lock stays held (fd 8, through exec) until the build has read the tree
+mkdir -p "$BUILD/linux"
+exec 8>"$BUILD/linux/$name.lock"
+flock 8
 tree=$("$ROOT/scripts/linux-tree.sh" --version "$version" worktree "$name" "$series") || exit 1
 # shellcheck disable=SC2086
 exec "$HERE/build-kernel.sh" "$tree" "$BUILD/kernel/$name$suffix" "$fragment" $extra
