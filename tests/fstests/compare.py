@@ -6,7 +6,8 @@
 Reads BUILD/fstests/KERNEL-BS/summary.tsv (written by summarize.py) for
 stock-6.1-4096, patched-6.1-4096, -16384, -65536, ref-6.12-16384, -65536
 (and any other KERNEL-BS present). A cell is the result and seconds
-("pass 12", "FAIL 45", "skip", "-" not run). A regression is a test that
+("pass 12", "FAIL 45", "xfail 45" for a failure listed in
+tests/fstests/expunges/KERNEL-BS.txt, "skip", "-" not run). A regression is a test that
 fails on patched-6.1 at a block size where ref-6.12 passes it, or fails on
 patched-6.1 at 4096 where stock-6.1 passes it.
 RECORDED_DIR (tests/fstests/recorded) holds results of earlier runs,
@@ -49,11 +50,23 @@ def head(label):
     return "%s %s" % (kernel, bs)
 
 
-def cell(r):
+def expected(label):
+    """Tests on the expected-failure list of a run (a LOCKDEP=0 run: its kernel's)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expunges",
+                        label.replace(".nolockdep-", "-") + ".txt")
+    names = set()
+    if os.path.exists(path):
+        with open(path) as f:
+            names = {ln.split()[0] for ln in f if ln.strip() and not ln.startswith("#")}
+    return names
+
+
+def cell(r, listed=False):
     if r is None:
         return "-"
     result, secs = r
-    word = {"pass": "pass", "fail": "FAIL", "notrun": "skip"}.get(result, result)
+    word = {"pass": "pass", "fail": "xfail" if listed else "FAIL",
+            "notrun": "skip"}.get(result, result)
     return word if result == "notrun" or not secs else "%s %s" % (word, secs)
 
 
@@ -93,6 +106,7 @@ def main():
         print("fstests-compare: no results under %s (run make fstests first)" % base)
         return 0
     labels = list(runs)
+    xfail = {label: expected(label) for label in labels}
     heads = [head(label) for label in labels]
     w = max(12, max(len(h) for h in heads) + 1)
     print("%-12s " % "test" + "".join("%-*s" % (w, h) for h in heads) + "regression")
@@ -101,10 +115,11 @@ def main():
     for t in tests:
         why = regressions(t, runs)
         nreg += bool(why)
-        print("%-12s " % t + "".join("%-*s" % (w, cell(runs[label].get(t))) for label in labels)
+        print("%-12s " % t + "".join("%-*s" % (w, cell(runs[label].get(t), t in xfail[label]))
+                                     for label in labels)
               + ("REGRESSION: " + "; ".join(why) if why else ""))
     print("%d tests, %d regressions (cells: result and seconds; - not run; "
-          "* from tests/fstests/recorded)" % (len(tests), nreg))
+          "xfail: listed in tests/fstests/expunges; * from tests/fstests/recorded)" % (len(tests), nreg))
     for label in labels:
         if ".nolockdep-" in label:
             lockdep_table(runs, label)
