@@ -5,8 +5,10 @@
 #
 # Config = `make tinyconfig` + the fragments (merge_config.sh -m, in order)
 # + `make olddefconfig`; then every CONFIG_X=VALUE / "# CONFIG_X is not set"
-# line of the fragments is checked against .config. Symbols that do not exist
-# in TREE's Kconfig files are reported as "not in this tree" and tolerated.
+# line of the fragments is checked against .config. A later fragment may
+# override an earlier one's symbol (as merge_config.sh does): the last
+# value is the one checked. Symbols that do not exist in TREE's Kconfig
+# files are reported as "not in this tree" and tolerated.
 #
 # The build is skipped when OUTDIR/.lbs-stamp matches and bzImage exists.
 # The stamp hashes TREE's HEAD, `git status --porcelain`, the exact content
@@ -94,7 +96,8 @@ in_tree() { grep -rqsE --include='Kconfig*' "^[[:space:]]*(menu)?config[[:space:
 missing="" absent=""
 # shellcheck disable=SC2086
 for line in $(sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p' \
-	-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set.*/\1=n/p' $frags | tr -d ' ' | sort -u); do
+	-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set.*/\1=n/p' $frags | tr -d ' ' |
+	awk -F= '{ v[$1] = $0 } END { for (s in v) print v[s] }' | sort); do
 	sym=${line%%=*} want=${line#*=}
 	have=$(sed -n "s/^$sym=//p" "$out/.config")
 	[ -n "$have" ] || have=n
