@@ -8,6 +8,10 @@
 #   seqread       buffered sequential read of seqwrite's file, 1 MiB requests
 #   randwrite     buffered 4 KiB random write, end_fsync=1
 #   dio-randwrite O_DIRECT 4 KiB random write (4 KiB-aligned)
+#   reflink-randwrite  seqwrite's file cloned (/bin/lbs-clone, FICLONE, as
+#                 `cp --reflink` does), then buffered 4 KiB random writes
+#                 into the clone, end_fsync=1: each first write into a
+#                 shared block is a copy on write
 #
 # Before each job: sync and drop_caches (so seqread reads from the device),
 # then the device's /sys/block/vdX/stat; after it: sync and the stat again.
@@ -64,6 +68,12 @@ job seqwrite --filename=/mnt/seq --rw=write --bs=1m --end_fsync=1
 job seqread --filename=/mnt/seq --rw=read --bs=1m
 job randwrite --filename=/mnt/rand --rw=randwrite --bs=4k --end_fsync=1
 job dio-randwrite --filename=/mnt/dio --rw=randwrite --bs=4k --direct=1
+if /bin/lbs-clone /mnt/seq /mnt/shared; then
+	job reflink-randwrite --filename=/mnt/shared --rw=randwrite --bs=4k --end_fsync=1
+else
+	echo "LBS-BENCH-JOB reflink-randwrite rc=1 rsect=0 wsect=0 rios=0 wios=0 wall_cs=0"
+	fails=$((fails + 1))
+fi
 
 df -k /mnt | sed 's/^/LBS-BENCH-DF: /'
 umount /mnt || fails=$((fails + 1))

@@ -1,36 +1,47 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Table of bench/kernel-fio.sh: parse the guest consoles and print the figures.
+"""Tables of bench/kernel-fio.sh: parse the guest consoles and print the figures.
 
     kernel-fio-report.py [--size-mb N] [--mem M] [--wall S] KERNEL:BS:CONSOLE...
 
-One KERNEL:BS:CONSOLE per boot (several per kernel: the rounds). Per job and
-kernel: MB/s (10^6 bytes/s, fio's io_bytes / runtime; the end_fsync of the
-write jobs is inside fio's runtime) as the best of the rounds, and device
-bytes / user bytes (sectors written, or read for seqread, from
-/sys/block/vdX/stat around the job plus a sync, x 512, over fio's io_bytes)
-as the mean of the rounds. Exit 1 if a job is missing or failed in any
-console.
+One KERNEL:BS:CONSOLE per boot (several per pair: the rounds). Per job and
+pair: MB/s (10^6 bytes/s, fio's io_bytes / runtime; the end_fsync of the
+write jobs is inside fio's runtime) as the median of the rounds with their
+minimum and maximum, and device bytes / user bytes (sectors written, or
+read for seqread, from /sys/block/vdX/stat around the job plus a sync,
+x 512, over fio's io_bytes) as the mean of the rounds.
+
+Ratios per job, each with the interval the rounds allow (the lowest
+numerator over the highest denominator, and the other way round):
+patched BS / stock 4k, ref BS / ref 4k, their quotient (the LBS efficiency:
+what moving from 4k to BS blocks gains or costs on 6.1 with the series,
+relative to what it gains or costs on 6.12; goal >= 1.0) and patched 4k /
+stock 4k (goal >= 0.98). A verdict says "meets" when the whole interval is
+at or above the goal, "misses" when it is below, and "noise" when it
+straddles it. Exit 1 if a job is missing or failed in any console.
 """
 import argparse
 import json
 import os
 import re
+import statistics
 import sys
 import time
 
 JOBS = [  # name, fio direction, label
     ("seqwrite", "write", "buffered seq write 1M + fsync"),
     ("seqread", "read", "buffered seq read 1M (cold)"),
-    ("randwrite", "write", "buffered 4k rand write + end_fsync"),
+    ("randwrite", "write", "buffered 4k rand write + fsync"),
     ("dio-randwrite", "write", "O_DIRECT 4k rand write"),
+    ("reflink-randwrite", "write", "4k rand write into a reflink copy + fsync"),
 ]
-KERNELS = ["patched-6.1", "ref-6.12", "stock-6.1"]
 PRINTK = re.compile(r"^\[\s*\d+\.\d+\]")
+JOB_RE = re.compile(r"^LBS-BENCH-JOB (\S+) rc=(\d+) rsect=(\d+) wsect=(\d+) "
+                    r"rios=(\d+) wios=(\d+) wall_cs=(\d+)")
 
 
 def parse(path):
-    """{job: {mbs, user, dev, wall, runtime, rc}}, info line, errors."""
+    """{job: {mbs, user, dev, ios, wall, runtime, sys, usr}}, info line, errors."""
     lines = open(path, errors="replace").read().splitlines()
     res, info, errs = {}, "", []
     i = 0
@@ -38,15 +49,13 @@ def parse(path):
         ln = lines[i]
         if ln.startswith("LBS-BENCH-INFO "):
             info = ln[len("LBS-BENCH-INFO "):]
-        m = re.match(r"^LBS-BENCH-JOB (\S+) rc=(\d+) rsect=(\d+) wsect=(\d+) rios=(\d+) wios=(\d+) wall_cs=(\d+)", ln)
+        m = JOB_RE.match(ln)
         if m:
-            name = m.group(1)
-            res[name] = {"rc": int(m.group(2)), "rsect": int(m.group(3)),
-                         "wsect": int(m.group(4)), "rios": int(m.group(5)),
-                         "wios": int(m.group(6)), "wall": int(m.group(7)) / 100.0}
+            res[m.group(1)] = dict(zip(("rc", "rsect", "wsect", "rios", "wios"),
+                                       map(int, m.groups()[1:6])))
+            res[m.group(1)]["wall"] = int(m.group(7)) / 100.0
         if ln.startswith("LBS-BENCH-JSON-BEGIN "):
-            name = ln.split()[1]
-            body = []
+            name, body = ln.split()[1], []
             i += 1
             while i < len(lines) and lines[i] != "LBS-BENCH-JSON-END " + name:
                 if not PRINTK.match(lines[i]):  # kernel messages between the JSON lines
@@ -72,104 +81,150 @@ def parse(path):
                                                  "" if "json" in r else ", no JSON"))
             continue
         d = r["json"][ddir]
-        user = d["io_bytes"]
-        rt = d["runtime"] / 1000.0  # ms
+        user, rt = d["io_bytes"], d["runtime"] / 1000.0
         if user == 0 or rt <= 0:
             errs.append("%s: %s: no I/O in fio's JSON" % (path, name))
             continue
         sect, ios = (r["rsect"], r["rios"]) if ddir == "read" else (r["wsect"], r["wios"])
-        out[name] = {"mbs": user / rt / 1e6, "user": user, "dev": sect * 512,
-                     "ios": ios, "wall": r["wall"], "runtime": rt,
+        out[name] = {"mbs": user / rt / 1e6, "user": user, "dev": sect * 512, "ios": ios,
+                     "wall": r["wall"], "runtime": rt,
                      "sys": r["json"].get("sys_cpu", 0.0), "usr": r["json"].get("usr_cpu", 0.0)}
     return out, info, errs
 
 
-def fmt(x, spec):
-    return "-" if x is None else format(x, spec)
+class Cell:
+    """The rounds of one job on one pair."""
+
+    def __init__(self, values):
+        self.v = values
+
+    def ok(self):
+        return bool(self.v)
+
+    def med(self):
+        return statistics.median(self.v)
+
+    def lo(self):
+        return min(self.v)
+
+    def hi(self):
+        return max(self.v)
+
+
+def ratio(a, b):
+    """(median ratio, lowest, highest) of a / b, or None."""
+    if not (a.ok() and b.ok()):
+        return None
+    return a.med() / b.med(), a.lo() / b.hi(), a.hi() / b.lo()
+
+
+def quotient(x, y):
+    """The same for x / y of two ratios."""
+    if x is None or y is None:
+        return None
+    return x[0] / y[0], x[1] / y[2], x[2] / y[1]
+
+
+def verdict(r, goal):
+    if r is None:
+        return "-"
+    return "meets" if r[1] >= goal else "misses" if r[2] < goal else "noise"
+
+
+def fr(r):
+    return "-" if r is None else "%.2f [%.2f-%.2f]" % r
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--size-mb", type=int, default=256)
+    ap.add_argument("--size-mb", type=int, default=128)
     ap.add_argument("--mem", default="?")
     ap.add_argument("--wall", type=int)
     ap.add_argument("boots", nargs="+")
     a = ap.parse_args()
 
-    runs = {}   # kernel -> list of per-boot results
-    infos = {}
-    bss = {}
-    errs = []
+    boots, infos, errs, pairs = {}, {}, [], []
     for b in a.boots:
         k, bs, path = b.split(":", 2)
+        pair = (k, int(bs))
         res, info, e = parse(path)
-        runs.setdefault(k, []).append((os.path.basename(path), res))
-        infos[k] = info
-        bss[k] = int(bs)
+        if pair not in boots:
+            pairs.append(pair)
+        boots.setdefault(pair, []).append((os.path.basename(path), res))
+        infos[pair] = info
         errs += e
 
-    def best(k, job):
-        v = [r[job]["mbs"] for _, r in runs.get(k, []) if job in r]
-        return max(v) if v else None
+    def cell(pair, job, key="mbs"):
+        return Cell([r[job][key] for _, r in boots.get(pair, []) if job in r])
 
-    def amp(k, job):
-        v = [r[job]["dev"] / r[job]["user"] for _, r in runs.get(k, []) if job in r]
-        return sum(v) / len(v) if v else None
+    def amp(pair, job):
+        v = [r[job]["dev"] / r[job]["user"] for _, r in boots.get(pair, []) if job in r]
+        return "%.3f" % (sum(v) / len(v)) if v else "-"
 
-    def ratio(x, y):
-        return x / y if x is not None and y else None
+    def name(pair):
+        return "%s %dk" % (pair[0].split("-")[0], pair[1] // 1024)
 
-    nrounds = max((len(v) for v in runs.values()), default=0)
+    nrounds = max((len(v) for v in boots.values()), default=0)
     try:
-        load = open("/proc/loadavg").read().split()[:3]
+        load = " ".join(open("/proc/loadavg").read().split()[:3])
     except OSError:
-        load = ["?"]
-    print("kernel-fio: fio in QEMU TCG (-smp 1, -m %s), XFS on virtio-blk, %d MiB per job, "
-          "psync, one file per job; %s; host %d cpus, load %s at the end%s"
-          % (a.mem, a.size_mb, time.strftime("%Y-%m-%d %H:%M"), os.cpu_count(),
-             " ".join(load), "" if a.wall is None else ", run %ds wall" % a.wall))
-    for k in KERNELS:
-        if k in runs:
-            print("  %-11s XFS bs %-5d %s; %d round(s)" % (k, bss[k], infos[k] or "(no info line)",
-                                                         len(runs[k])))
-    print("MB/s = 10^6 bytes/s, best of %d round(s); dev/user = device bytes written (read for "
-          "seqread) / bytes fio moved, mean of the rounds" % nrounds)
-    print()
-    hdr = ("| job | patched-6.1 64k MB/s | ref-6.12 64k MB/s | stock-6.1 4k MB/s "
-           "| patched/ref (goal >= 1.0) | patched 64k / stock 4k "
-           "| dev/user patched | dev/user ref | dev/user stock |")
-    print(hdr)
-    print("|" + "---|" * 9)
+        load = "?"
+    print("kernel-fio: fio in QEMU TCG (-smp 1, -m %s), XFS (mkfs defaults, -b size=BS) on "
+          "virtio-blk, %d MiB per job, psync, benchmark kernels (bench.config); %s; host %d "
+          "cpus, load %s at the end%s" % (a.mem, a.size_mb, time.strftime("%Y-%m-%d %H:%M"),
+                                          os.cpu_count(), load,
+                                          "" if a.wall is None else ", run %ds wall" % a.wall))
+    for p in pairs:
+        print("  %-14s %s; %d round(s)" % (name(p), infos[p] or "(no info line)", len(boots[p])))
+    print("\nMB/s, median [min-max] of %d round(s):\n" % nrounds)
+    print("| job | " + " | ".join(name(p) for p in pairs) + " |")
+    print("|---|" + "---|" * len(pairs))
     for job, _, label in JOBS:
-        p, r, s = best("patched-6.1", job), best("ref-6.12", job), best("stock-6.1", job)
-        pr, ps = ratio(p, r), ratio(p, s)
-        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            label, fmt(p, ".1f"), fmt(r, ".1f"), fmt(s, ".1f"),
-            fmt(pr, ".2f") + ("x" if pr is not None else ""),
-            fmt(ps, ".2f") + ("x" if ps is not None else ""),
-            fmt(amp("patched-6.1", job), ".3f"), fmt(amp("ref-6.12", job), ".3f"),
-            fmt(amp("stock-6.1", job), ".3f")))
-    print()
-    print("per boot: job MB/s (fio runtime s / guest wall s incl. sync and fio start) dev/user,"
-          " device requests and mean KiB per request, fio sys/usr CPU %")
-    for k in KERNELS:
-        for name, res in runs.get(k, []):
+        cells = [cell(p, job) for p in pairs]
+        print("| %s | %s |" % (label, " | ".join(
+            "%.1f [%.1f-%.1f]" % (c.med(), c.lo(), c.hi()) if c.ok() else "-" for c in cells)))
+
+    stock, ref4, p4 = ("stock-6.1", 4096), ("ref-6.12", 4096), ("patched-6.1", 4096)
+    for bs in sorted({p[1] for p in pairs if p[1] != 4096}, reverse=True):
+        pb, rb = ("patched-6.1", bs), ("ref-6.12", bs)
+        print("\nRatios at %dk, median [interval the rounds allow], verdict against the goal:\n"
+              % (bs // 1024))
+        print("| job | patched %dk / stock 4k | ref %dk / ref 4k | LBS efficiency (goal >= 1.0) "
+              "| verdict |" % (bs // 1024, bs // 1024))
+        print("|---|---|---|---|---|")
+        for job, _, label in JOBS:
+            x, y = ratio(cell(pb, job), cell(stock, job)), ratio(cell(rb, job), cell(ref4, job))
+            e = quotient(x, y)
+            print("| %s | %s | %s | %s | %s |" % (label, fr(x), fr(y), fr(e), verdict(e, 1.0)))
+    print("\nNo regression at 4k: patched 4k / stock 4k (goal >= 0.98):\n")
+    print("| job | patched 4k / stock 4k | verdict |")
+    print("|---|---|---|")
+    for job, _, label in JOBS:
+        x = ratio(cell(p4, job), cell(stock, job))
+        print("| %s | %s | %s |" % (label, fr(x), verdict(x, 0.98)))
+    print("\nDevice bytes per user byte (mean of the rounds):\n")
+    print("| job | " + " | ".join(name(p) for p in pairs) + " |")
+    print("|---|" + "---|" * len(pairs))
+    for job, _, label in JOBS:
+        print("| %s | %s |" % (label, " | ".join(amp(p, job) for p in pairs)))
+
+    print("\nper boot: job MB/s (fio runtime s / guest wall s incl. sync and fio start) "
+          "dev/user, device requests and mean KiB per request, fio sys/usr CPU %")
+    for p in pairs:
+        for bname, res in boots[p]:
             cells = []
             for job, _, _ in JOBS:
-                if job in res:
-                    x = res[job]
-                    cells.append("%s %.1f (%.1f/%.1f) %.3f, %d req %.0f KiB, cpu %.0f/%.0f" % (
-                        job, x["mbs"], x["runtime"], x["wall"], x["dev"] / x["user"], x["ios"],
-                        x["dev"] / 1024.0 / max(x["ios"], 1), x["sys"], x["usr"]))
-                else:
-                    cells.append("%s -" % job)
-            print("  %s %s:\n    %s" % (k, name, "\n    ".join(cells)))
-    for k in KERNELS:
-        for _, res in runs.get(k, []):
-            for job, _, _ in JOBS:
-                if job in res and res[job]["user"] != a.size_mb << 20:
+                x = res.get(job)
+                cells.append("%s -" % job if x is None else
+                             "%s %.1f (%.1f/%.1f) %.3f, %d req %.0f KiB, cpu %.0f/%.0f" % (
+                                 job, x["mbs"], x["runtime"], x["wall"], x["dev"] / x["user"],
+                                 x["ios"], x["dev"] / 1024.0 / max(x["ios"], 1),
+                                 x["sys"], x["usr"]))
+            print("  %s %s:\n    %s" % (name(p), bname, "\n    ".join(cells)))
+            for job, x in res.items():
+                if x["user"] != a.size_mb << 20:
                     errs.append("%s %s: fio moved %d bytes, not %d MiB"
-                                % (k, job, res[job]["user"], a.size_mb))
+                                % (bname, job, x["user"], a.size_mb))
     for e in errs:
         print("ERROR " + e)
     return 1 if errs else 0

@@ -126,15 +126,19 @@ qemu-verify-matrix:
 	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) qemu-verify KERNEL=stock-6.1 BLOCK_SIZES="$(BLOCK_SIZES)"
 
 # make bench-kernel         on-demand benchmark, not a test (bench/kernel-fio.sh,
-#                           bench/README.md): fio in QEMU TCG on XFS, patched-6.1
-#                           and ref-6.12 at bs 65536, stock-6.1 at bs 4096, in
-#                           one run; builds or reuses the kernels of qemu-verify
-#                           (patched-6.1 needs $(KERNEL_SERIES): make kernel-patch).
-#                           Table: $(BUILD)/bench/kernel-fio.txt. Variables:
-#                           BENCH_KERNELS, ROUNDS (2), SIZE_MB (256),
+#                           bench/README.md): fio in QEMU TCG on XFS, one run over
+#                           the pairs of BENCH_PAIRS (default: patched-6.1 and
+#                           ref-6.12 at 64k, 16k and 4k, stock-6.1 at 4k), on the
+#                           benchmark kernels (test fragment + bench.config: no
+#                           XFS_DEBUG, lockdep or KUnit), rounds interleaved;
+#                           medians, spreads and the LBS-efficiency ratios.
+#                           patched-6.1 needs $(KERNEL_SERIES) (make kernel-patch).
+#                           Tables: $(BUILD)/bench/kernel-fio.txt. Variables:
+#                           BENCH_PAIRS, ROUNDS (3), SIZE_MB (128),
 #                           LBS_QEMU_MEM (2G), LBS_QEMU_TIMEOUT (1200 per boot).
-BENCH_KERNELS ?= patched-6.1 ref-6.12 stock-6.1
+BENCH_PAIRS ?= patched-6.1:65536 ref-6.12:65536 patched-6.1:16384 ref-6.12:16384 \
+	patched-6.1:4096 ref-6.12:4096 stock-6.1:4096
 .PHONY: bench-kernel
 bench-kernel:
-	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/bench/kernel-fio.sh --kernels "$(BENCH_KERNELS)" \
+	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/bench/kernel-fio.sh --pairs "$(BENCH_PAIRS)" \
 		--series $(KERNEL_SERIES)
