@@ -115,15 +115,22 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	int64_t r;
 
 	(void)ino;
-	if (of->text) {
-		size_t o = (size_t)off < of->tlen ? (size_t)off : of->tlen;
-
-		fuse_reply_buf(req, of->text + o,
-			       size < of->tlen - o ? size : of->tlen - o);
-		return;
-	}
 	if (posix_memalign(&buf, BUF_ALIGN, size ? size : 1)) {
 		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	if (of->text) {
+		/*
+		 * Reply from a copy: the kernel may finish the read while
+		 * fuse_reply_buf() is still in writev(), and the RELEASE
+		 * that follows frees of->text on another thread.
+		 */
+		size_t o = (size_t)off < of->tlen ? (size_t)off : of->tlen;
+		size_t len = size < of->tlen - o ? size : of->tlen - o;
+
+		memcpy(buf, of->text + o, len);
+		fuse_reply_buf(req, buf, len);
+		free(buf);
 		return;
 	}
 	pthread_mutex_lock(&n->lock);
