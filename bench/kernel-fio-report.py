@@ -36,6 +36,8 @@ JOBS = [  # name, fio direction, label
     ("reflink-randwrite", "write", "4k rand write into a reflink copy + fsync"),
 ]
 PRINTK = re.compile(r"^\[\s*\d+\.\d+\]")
+# a kernel message the console spliced into the middle of a JSON line
+PRINTK_TAIL = re.compile(r"\[\s*\d+\.\d+\] .*$")
 JOB_RE = re.compile(r"^LBS-BENCH-JOB (\S+) rc=(\d+) rsect=(\d+) wsect=(\d+) "
                     r"rios=(\d+) wios=(\d+) wall_cs=(\d+)")
 
@@ -55,12 +57,24 @@ def parse(path):
                                        map(int, m.groups()[1:6])))
             res[m.group(1)]["wall"] = int(m.group(7)) / 100.0
         if ln.startswith("LBS-BENCH-JSON-BEGIN "):
-            name, body = ln.split()[1], []
+            name, body, cut = ln.split()[1], [], ""
             i += 1
             while i < len(lines) and lines[i] != "LBS-BENCH-JSON-END " + name:
-                if not PRINTK.match(lines[i]):  # kernel messages between the JSON lines
-                    body.append(lines[i])
+                # kernel messages between the JSON lines, or spliced into
+                # one (even inside a number): drop them, join the halves
+                text = lines[i]
                 i += 1
+                if PRINTK.match(text):
+                    continue
+                m = PRINTK_TAIL.search(text)
+                if m:
+                    cut += text[:m.start()]
+                    continue
+                if cut and not text.strip():
+                    continue
+                body.append(cut + text)
+                cut = ""
+            body.append(cut)
             text = "\n".join(body)
             try:
                 j = json.loads(text[text.index("{"):]) if "{" in text else None
