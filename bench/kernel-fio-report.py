@@ -168,8 +168,8 @@ def main():
         infos[pair] = info
         errs += e
 
-    def cell(pair, job, key="mbs"):
-        return Cell([r[job][key] for _, r in boots.get(pair, []) if job in r])
+    def cell(pair, job):
+        return Cell([r[job]["mbs"] for _, r in boots.get(pair, []) if job in r])
 
     def amp(pair, job):
         v = [r[job]["dev"] / r[job]["user"] for _, r in boots.get(pair, []) if job in r]

@@ -24,6 +24,8 @@ Exit 1 if there is a regression, 0 otherwise (also when nothing ran).
 import os
 import sys
 
+from summarize import read_expunge  # this directory: the list's one reader
+
 ORDER = ["stock-6.1-4096", "patched-6.1-4096", "patched-6.1-16384",
          "patched-6.1-65536", "ref-6.12-16384", "ref-6.12-65536"]
 SHORT = {"stock-6.1": "stock", "patched-6.1": "patched", "ref-6.12": "ref"}
@@ -50,15 +52,15 @@ def head(label):
     return "%s %s" % (kernel, bs)
 
 
+def kernel_label(label):
+    """The run a LOCKDEP=0 run stands beside: its kernel's label."""
+    return label.replace(".nolockdep-", "-")
+
+
 def expected(label):
     """Tests on the expected-failure list of a run (a LOCKDEP=0 run: its kernel's)."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expunges",
-                        label.replace(".nolockdep-", "-") + ".txt")
-    names = set()
-    if os.path.exists(path):
-        with open(path) as f:
-            names = {ln.split()[0] for ln in f if ln.strip() and not ln.startswith("#")}
-    return names
+    return set(read_expunge(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                         "expunges", kernel_label(label) + ".txt")))
 
 
 def cell(r, listed=False):
@@ -128,7 +130,7 @@ def main():
 
 def lockdep_table(runs, nolabel):
     """Seconds with and without lockdep, test by test, for one pair."""
-    label = nolabel.replace(".nolockdep-", "-")
+    label = kernel_label(nolabel)
     if label not in runs:
         return
     on, off = runs[label], runs[nolabel]
