@@ -20,7 +20,10 @@
 #   LBS-BENCH-INFO uname R bs B mem_kb M dev vdX
 #   LBS-BENCH-JOB NAME rc=N rsect=R wsect=W rios=I wios=J wall_cs=T
 #       (device sectors of 512 bytes and requests, guest wall time in 1/100 s)
+#   LBS-BENCH-COUNT NAME counter=delta ... (XFS and VM counters that moved)
 #   LBS-BENCH-JSON-BEGIN NAME / fio's JSON / LBS-BENCH-JSON-END NAME
+#   LBS-BENCH-PROF-BEGIN NAME / perf report lines / LBS-BENCH-PROF-END NAME
+#       (only with PROFILE=1 in bench.conf: each job under perf record -a)
 #   LBS-BENCH: end rc=N (failed jobs + failed umount)
 set -u
 # shellcheck disable=SC1091
@@ -43,25 +46,62 @@ echo "LBS-BENCH-INFO uname $(uname -r) bs $(stat -f -c %S /mnt) mem_kb $(sed -n 
 sect() { awk -v f="$1" '{ print $f }' "/sys/block/$dev/stat"; }
 uptime_cs() { awk '{ sub(/\./, "", $1); print $1 + 0 }' /proc/uptime; }
 
+# XFS's and the VM's event counters, one "name value" a line (XFS's
+# multi-value lines as name.1, name.2, ...): the work a job did, counted
+# rather than timed.
+counters() {
+	awk '{ for (i = 2; i <= NF; i++) print $1 "." (i - 1), $i }' /proc/fs/xfs/stat
+	cat /proc/vmstat
+}
+
 fails=0
 job() {
 	name=$1
 	shift
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
+	counters >/tmp/c0
 	r0=$(sect 3) w0=$(sect 7) ri0=$(sect 1) wi0=$(sect 5) t0=$(uptime_cs)
-	LD_PRELOAD=/lib/lbs-fio-shm.so /bin/fio --output-format=json --output="/tmp/$name.json" \
+	set -- --output-format=json --output="/tmp/$name.json" \
 		--name="$name" --ioengine=psync --thread --size="${SIZE_MB}m" \
 		--invalidate=0 --fadvise_hint=0 --fallocate=none --randrepeat=1 \
-		--clocksource=clock_gettime --disk_util=0 "$@" >"/tmp/$name.out" 2>&1
+		--clocksource=clock_gettime --disk_util=0 "$@"
+	if [ "${PROFILE:-0}" = 1 ]; then
+		# the job and its final sync, writeback included (-a)
+		# shellcheck disable=SC2016 # expanded by the inner shell
+		/bin/perf record -q -a -g -e cpu-clock -F 1000 -o "/tmp/$name.perf" -- \
+			/bin/sh -c 'LD_PRELOAD=/lib/lbs-fio-shm.so /bin/fio "$@"; rc=$?; sync; exit $rc' \
+			fio "$@" >"/tmp/$name.out" 2>&1
+	else
+		LD_PRELOAD=/lib/lbs-fio-shm.so /bin/fio "$@" >"/tmp/$name.out" 2>&1
+	fi
 	rc=$?
 	sync
 	r1=$(sect 3) w1=$(sect 7) ri1=$(sect 1) wi1=$(sect 5) t1=$(uptime_cs)
 	echo "LBS-BENCH-JOB $name rc=$rc rsect=$((r1 - r0)) wsect=$((w1 - w0)) rios=$((ri1 - ri0)) wios=$((wi1 - wi0)) wall_cs=$((t1 - t0))"
+	counters >/tmp/c1
+	echo "LBS-BENCH-COUNT $name $(awk 'NR == FNR { a[$1] = $2; next }
+		$2 != a[$1] { printf " %s=%d", $1, $2 - a[$1] }' /tmp/c0 /tmp/c1)"
 	[ "$rc" -eq 0 ] || { fails=$((fails + 1)); sed 's/^/LBS-BENCH-FIO: /' "/tmp/$name.out"; }
 	echo "LBS-BENCH-JSON-BEGIN $name"
 	cat "/tmp/$name.json" 2>/dev/null
 	echo "LBS-BENCH-JSON-END $name"
+	[ "${PROFILE:-0}" = 1 ] && profile "$name"
+}
+
+# Where the kernel's CPU went, from kallsyms (no vmlinux in the guest): self
+# time per kernel symbol, then time including callees, the top of each
+# (user space is fio and the shell, not what this benchmark compares).
+profile() {
+	echo "LBS-BENCH-PROF-BEGIN $1"
+	for mode in --no-children --children; do
+		echo "LBS-BENCH-PROF-MODE $mode"
+		/bin/perf report -i "/tmp/$1.perf" --stdio -g none $mode --sort sym \
+			--percent-limit 0.3 2>/dev/null |
+			awk '/^# Event count/ || /\[k\]/' | head -n 81
+	done
+	echo "LBS-BENCH-PROF-END $1"
+	rm -f "/tmp/$1.perf"
 }
 
 job seqwrite --filename=/mnt/seq --rw=write --bs=1m --end_fsync=1

@@ -3,7 +3,7 @@
 # On-demand benchmark (not a test; see bench/README.md): fio inside QEMU TCG
 # on an XFS image, the same jobs on several kernel/block-size pairs in one run.
 #
-#   bench/kernel-fio.sh [--pairs "KERNEL:BS ..."] [--series DIR]
+#   bench/kernel-fio.sh [--pairs "KERNEL:BS ..."] [--series DIR] [--profile]
 #       (env: LBS_BUILD=build ROUNDS=3 SIZE_MB=128 LBS_QEMU_MEM=2G
 #        LBS_QEMU_TIMEOUT=1200 BUILD_NICE=10 LBS_JOBS=nproc)
 #
@@ -26,6 +26,14 @@
 # pair later than the one before, so a drift in the host's load spreads
 # over the pairs; the report gives the median and the spread of each cell.
 #
+# --profile: every job runs under `perf record -a -g -e cpu-clock` (a
+# software clock: TCG has no PMU) and the console carries perf report's top
+# symbols, self and with callees, per job (Debian's perf and its libraries
+# join the initramfs). perf costs time of its own: a profiled run's MB/s
+# are not the benchmark's figures. Every run records each job's XFS and VM
+# event counters; bench/kernel-fio-profile.py sets counters (and profiles)
+# of the pairs side by side in $LBS_BUILD/bench/kernel-fio-work.txt.
+#
 # Output: the tables on stdout and in $LBS_BUILD/bench/kernel-fio.txt;
 # consoles in $LBS_BUILD/bench/kernel-fio/KERNEL-BS-rN.log. Exit 0 when
 # every boot completed, every fio job succeeded and no console shows a
@@ -45,10 +53,12 @@ say() { echo "kernel-fio.sh: $*" >&2; }
 
 pairs="patched-6.1:65536 ref-6.12:65536 patched-6.1:16384 ref-6.12:16384 patched-6.1:4096 ref-6.12:4096 stock-6.1:4096"
 pseries=$BUILD/kernel-patch
+profile=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--pairs) [ $# -ge 2 ] || die "--pairs needs a value"; pairs=$2; shift 2 ;;
 	--series) [ $# -ge 2 ] || die "--series needs a value"; pseries=$2; shift 2 ;;
+	--profile) profile=1; shift ;;
 	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '/^[^#]/d; s/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
@@ -99,11 +109,19 @@ mkdir -p "$g"
 ${CC:-gcc} -O2 -Wall -Wextra -Werror -shared -fPIC -o "$g/lbs-fio-shm.so" "$HERE/kernel-fio-shm.c"
 ${CC:-gcc} -std=c11 -O2 -Wall -Wextra -Werror -o "$g/lbs-clone" "$HERE/kernel-fio-clone.c"
 fio=$(command -v fio)
-libs=$(ldd "$fio" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' | sort -u)
-[ -n "$libs" ] || die "ldd $fio listed no libraries"
+bins=$fio
 specs="$fio:/bin/fio $g/lbs-fio-shm.so:/lib/lbs-fio-shm.so $g/lbs-clone:/bin/lbs-clone"
+if [ "$profile" = 1 ]; then
+	perf=$(command -v perf) || die "no perf after scripts/install-deps.sh"
+	bins="$bins $perf"
+	specs="$specs $perf:/bin/perf"
+fi
+# shellcheck disable=SC2086
+libs=$(for b in $bins; do ldd "$b"; done |
+	awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' | sort -u)
+[ -n "$libs" ] || die "ldd listed no libraries for $bins"
 for l in $libs; do specs="$specs $l:$l"; done
-printf 'SIZE_MB=%s\n' "$SIZE_MB" >"$g/bench.conf"
+printf 'SIZE_MB=%s\nPROFILE=%s\n' "$SIZE_MB" "$profile" >"$g/bench.conf"
 # shellcheck disable=SC2086
 initrd=$("$Q/mkinitramfs.sh" "$g/initramfs.cpio.gz" \
 	"$HERE/kernel-fio-guest.sh:/test.sh" "$g/bench.conf:/lbs/bench.conf" $specs)
@@ -156,5 +174,9 @@ python3 "$HERE/kernel-fio-report.py" --size-mb "$SIZE_MB" --mem "$LBS_QEMU_MEM" 
 	--wall "$(($(date +%s) - t_all))" $consoles >"$txt.tmp" || bad=1
 mv "$txt.tmp" "$txt"
 cat "$txt"
+# shellcheck disable=SC2086
+python3 "$HERE/kernel-fio-profile.py" $consoles >"$txt.work.tmp" || bad=1
+mv "$txt.work.tmp" "$BUILD/bench/kernel-fio-work.txt"
+say "counters$([ "$profile" = 0 ] || echo " and profiles"): $BUILD/bench/kernel-fio-work.txt"
 say "table: $txt; consoles: $out/*.log; total $(($(date +%s) - t_all))s"
 exit "$bad"
