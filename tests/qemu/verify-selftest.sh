@@ -13,7 +13,9 @@
 # patched-6.1: one run per kernel-glue/selftest-6.1/KNOB.patch, each applied
 # alone on top of the series ($LBS_BUILD/kernel-patch): the kernel twins of
 # the simulator's --inject knobs (no-zero-around, no-dio-zero, no-wb-round,
-# mark-partial-uptodate, no-copy-around), cow-window (COW reservations
+# mark-partial-uptodate, no-copy-around), copy-around-wrong-source
+# (copy-around's batched read from the COW block instead of the source:
+# patch 30's bio pointed at the wrong mapping), cow-window (COW reservations
 # over the whole extent size hint at bs > ps), unshare-cancels-dirty
 # (6.1 without the upstream fix of patch 26), delalloc-written (delalloc
 # converted to written extents: stale data after a crash, which only the
