@@ -1,0 +1,139 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# On-demand benchmark (not a test; see bench/README.md): a few-percent
+# question about buffered sequential I/O, answered with repeats inside each
+# boot, which take out the boot-to-boot spread of a TCG guest (up to 30 %).
+#
+#   bench/kernel-repeat.sh [--pairs "KERNEL:BS ..."] [--series DIR]
+#       (env: LBS_BUILD=build BOOTS=4 REPEATS=6 SIZE_MB=512 LBS_QEMU_MEM=2G
+#        LBS_QEMU_TIMEOUT=1200 BUILD_NICE=10)
+#
+# Kernels and pairs as in bench/kernel-fio.sh (the benchmark kernels;
+# default pairs patched-6.1:4096 stock-6.1:4096). BOOTS boots per pair,
+# the pairs alternated boot by boot; in each boot bench/kernel-repeat-guest.sh
+# writes SIZE_MB MiB with dd bs=1M conv=fsync into a new file and reads it
+# back cold, REPEATS times. The first repeat of a boot is left out of the
+# summary (a cold boot's page cache and allocator).
+#
+# Output: per boot the times, then per pair the median and best of the
+# repeats and each pair's median time over the first pair's (< 1: that
+# pair is faster); stdout and $LBS_BUILD/bench/kernel-repeat.txt;
+# consoles in $LBS_BUILD/bench/kernel-repeat/. Exit 0 when every boot
+# completed with rc=0 and no kernel warning; 1 otherwise; 2 on bad arguments.
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+BUILD=${LBS_BUILD:-build}
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+export LBS_BUILD="$BUILD"
+Q=$ROOT/tests/qemu
+
+die() { echo "kernel-repeat.sh: error: $*" >&2; exit 2; }
+say() { echo "kernel-repeat.sh: $*" >&2; }
+
+pairs="patched-6.1:4096 stock-6.1:4096"
+pseries=$BUILD/kernel-patch
+while [ $# -gt 0 ]; do
+	case $1 in
+	--pairs) [ $# -ge 2 ] || die "--pairs needs a value"; pairs=$2; shift 2 ;;
+	--series) [ $# -ge 2 ] || die "--series needs a value"; pseries=$2; shift 2 ;;
+	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '/^[^#]/d; s/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown argument '$1' (see --help)" ;;
+	esac
+done
+BOOTS=${BOOTS:-4} REPEATS=${REPEATS:-6} SIZE_MB=${SIZE_MB:-512}
+case $BOOTS$REPEATS$SIZE_MB in *[!0-9]* | '') die "BOOTS, REPEATS and SIZE_MB must be numbers" ;; esac
+{ [ "$BOOTS" -ge 1 ] && [ "$REPEATS" -ge 2 ] && [ "$SIZE_MB" -ge 1 ]; } ||
+	die "need BOOTS >= 1, REPEATS >= 2 (the first is left out), SIZE_MB >= 1"
+kernels=""
+for p in $pairs; do
+	k=${p%%:*} bs=${p#*:}
+	case $k in patched-6.1 | stock-6.1 | ref-6.12) ;; *) die "unknown kernel in '$p' (patched-6.1, stock-6.1, ref-6.12)" ;; esac
+	case $bs in 4096 | 8192 | 16384 | 32768 | 65536) ;; *) die "bad block size in '$p' (4096 ... 65536)" ;; esac
+	[ "$k" != stock-6.1 ] || [ "$bs" = 4096 ] || die "stock-6.1 mounts XFS blocks of 4096 only ('$p')"
+	case " $kernels " in *" $k "*) ;; *) kernels="$kernels $k" ;; esac
+done
+[ -n "$kernels" ] || die "no pairs"
+export LBS_QEMU_MEM="${LBS_QEMU_MEM:-2G}"
+export LBS_QEMU_TIMEOUT="${LBS_QEMU_TIMEOUT:-1200}"
+
+sh "$ROOT/scripts/install-deps.sh"
+out=$BUILD/bench/kernel-repeat
+empty=$BUILD/qemu/empty-series
+mkdir -p "$out" "$empty"
+images=""
+for k in $kernels; do
+	series=$empty
+	[ "$k" != patched-6.1 ] || series=$pseries
+	[ -d "$series" ] || die "$series not found: run 'make kernel-patch' first"
+	img=$(nice -n "${BUILD_NICE:-10}" "$Q/kernel-image.sh" --bench "$k" "$k" "$series") ||
+		die "kernel build $k failed (log: $BUILD/kernel/$k-bench/build.log)"
+	images="$images $k=$img"
+done
+printf 'SIZE_MB=%s\nREPEATS=%s\n' "$SIZE_MB" "$REPEATS" >"$out/repeat.conf"
+initrd=$("$Q/mkinitramfs.sh" "$out/initramfs.cpio.gz" \
+	"$HERE/kernel-repeat-guest.sh:/test.sh" "$out/repeat.conf:/lbs/repeat.conf")
+
+bad=0
+results=$out/results.txt
+: >"$results"
+b=1
+while [ "$b" -le "$BOOTS" ]; do
+	for p in $pairs; do
+		k=${p%%:*} bs=${p#*:}
+		kimg=""
+		for e in $images; do [ "${e%%=*}" = "$k" ] && kimg=${e#*=}; done
+		disk=$out/disk.img log=$out/$k-$bs-b$b.log
+		rm -f "$disk"
+		truncate -s 4G "$disk"
+		mkfs.xfs -q -f -b size="$bs" "$disk" || die "mkfs.xfs -b size=$bs failed"
+		rc=0
+		"$Q/boot.sh" "$kimg" "$initrd" "$log" \
+			-drive "file=$disk,if=none,format=raw,id=bench" \
+			-device virtio-blk-pci,drive=bench,serial=bench >/dev/null || rc=$?
+		rm -f "$disk"
+		tr -d '\r' <"$log" >"$log.txt" && mv "$log.txt" "$log"
+		end=$(grep '^LBS-REPEAT: end' "$log" || true)
+		if [ "$rc" -ne 0 ] || [ "$end" != "LBS-REPEAT: end rc=0" ] ||
+			! python3 "$Q/ktap-check.py" "$log" --no-ktap >"$log.kcheck" 2>&1; then
+			say "boot $b $k $bs failed: qemu rc $rc, ${end:-no end marker} (console: $log)"
+			bad=1
+		fi
+		sed -n "s/^LBS-REPEAT r=\([0-9]*\) write_cs=\([0-9]*\) read_cs=\([0-9]*\)$/$k $bs $b \1 \2 \3/p" \
+			"$log" >>"$results"
+		say "boot $b: $k $bs: $(awk -v k="$k" -v s="$bs" -v b="$b" \
+			'$1 == k && $2 == s && $3 == b { w = w " " $5 } END { print "write_cs" w }' "$results")"
+	done
+	b=$((b + 1))
+done
+
+txt=$BUILD/bench/kernel-repeat.txt
+{
+	echo "kernel-repeat: $SIZE_MB MiB dd bs=1M conv=fsync write and cold read, $REPEATS repeats a boot (first left out), $BOOTS boots a pair, alternated; $(date -u '+%Y-%m-%d %H:%M')"
+	# shellcheck disable=SC2086
+	python3 - "$results" $pairs <<'EOF'
+import statistics
+import sys
+
+rows = [line.split() for line in open(sys.argv[1])]
+pairs = [p.split(':') for p in sys.argv[2:]]
+meds = {}
+for k, bs in pairs:
+    for col, name in ((4, 'write'), (5, 'read')):
+        v = [int(r[col]) / 100 for r in rows if r[0] == k and r[1] == bs and int(r[3]) > 1]
+        if not v:
+            print(f'{k} {bs} {name}: no repeats')
+            continue
+        meds[(k, bs, name)] = statistics.median(v)
+        print(f'{k} {bs} {name}: median {statistics.median(v):.3f} s, best {min(v):.3f} s, n={len(v)}')
+k0, bs0 = pairs[0]
+for k, bs in pairs[1:]:
+    for name in ('write', 'read'):
+        if (k0, bs0, name) in meds and (k, bs, name) in meds:
+            print(f'{name}: {k} {bs} time / {k0} {bs0} time = '
+                  f'{meds[(k, bs, name)] / meds[(k0, bs0, name)]:.3f}')
+EOF
+} >"$txt"
+cat "$txt"
+exit "$bad"
