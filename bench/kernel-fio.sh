@@ -50,6 +50,8 @@ Q=$ROOT/tests/qemu
 
 die() { echo "kernel-fio.sh: error: $*" >&2; exit 2; }
 say() { echo "kernel-fio.sh: $*" >&2; }
+# shellcheck source=bench/kernel-pairs.sh
+. "$HERE/kernel-pairs.sh"
 
 pairs="patched-6.1:65536 ref-6.12:65536 patched-6.1:16384 ref-6.12:16384 patched-6.1:4096 ref-6.12:4096 stock-6.1:4096"
 pseries=$BUILD/kernel-patch
@@ -66,18 +68,9 @@ done
 ROUNDS=${ROUNDS:-3} SIZE_MB=${SIZE_MB:-128}
 case $ROUNDS$SIZE_MB in *[!0-9]* | '') die "ROUNDS and SIZE_MB must be numbers" ;; esac
 { [ "$ROUNDS" -ge 1 ] && [ "$SIZE_MB" -ge 1 ]; } || die "ROUNDS and SIZE_MB must be at least 1"
-kernels=""
-for p in $pairs; do
-	k=${p%%:*} bs=${p#*:}
-	case $k in patched-6.1 | stock-6.1 | ref-6.12) ;; *) die "unknown kernel in '$p' (patched-6.1, stock-6.1, ref-6.12)" ;; esac
-	case $bs in 4096 | 8192 | 16384 | 32768 | 65536) ;; *) die "bad block size in '$p' (4096 ... 65536)" ;; esac
-	[ "$k" != stock-6.1 ] || [ "$bs" = 4096 ] || die "stock-6.1 mounts XFS blocks of 4096 only ('$p')"
-	case " $kernels " in *" $k "*) ;; *) kernels="$kernels $k" ;; esac
-done
-[ -n "$kernels" ] || die "no pairs"
+check_pairs "$pairs"
 export LBS_QEMU_MEM="${LBS_QEMU_MEM:-2G}"
 export LBS_QEMU_TIMEOUT="${LBS_QEMU_TIMEOUT:-1200}"
-nice=${BUILD_NICE:-10}
 
 t_all=$(date +%s)
 sh "$ROOT/scripts/install-deps.sh"
@@ -85,23 +78,9 @@ command -v fio >/dev/null || die "no fio after scripts/install-deps.sh"
 
 out=$BUILD/bench/kernel-fio
 mkdir -p "$out"
-empty=$BUILD/qemu/empty-series
-mkdir -p "$empty"
 
 # ---- kernels: the test kernels' fragments plus bench.config -------------------
-images=""
-for k in $kernels; do
-	case $k in
-	patched-6.1) series=$pseries
-		[ -d "$series" ] || die "$series not found: run 'make kernel-patch' first" ;;
-	*) series=$empty ;;
-	esac
-	t0=$(date +%s)
-	img=$(nice -n "$nice" "$Q/kernel-image.sh" --bench "$k" "$k" "$series") ||
-		die "kernel build $k failed (log: $BUILD/kernel/$k-bench/build.log)"
-	say "kernel $k: $img ($(($(date +%s) - t0))s)"
-	images="$images $k=$img"
-done
+build_bench_kernels "$pseries"
 
 # ---- initramfs: fio, its libraries, the loader, the shm shim -----------------
 g=$out/guest
@@ -138,20 +117,11 @@ while [ "$r" -le "$ROUNDS" ]; do
 		'{ p[NR - 1] = $0 } END { for (i = 0; i < n; i++) print p[(i + s) % n] }')
 	for p in $order; do
 		k=${p%%:*} bs=${p#*:}
-		kimg=""
-		for e in $images; do [ "${e%%=*}" = "$k" ] && kimg=${e#*=}; done
-		disk=$out/$k-$bs.img log=$out/$k-$bs-r$r.log
-		rm -f "$disk"
-		truncate -s 4G "$disk"
-		mkfs.xfs -q -f -b size="$bs" "$disk" || die "mkfs.xfs -b size=$bs failed"
+		log=$out/$k-$bs-r$r.log
 		say "round $r/$ROUNDS: $k, XFS bs $bs (timeout ${LBS_QEMU_TIMEOUT}s)"
 		t0=$(date +%s)
 		rc=0
-		"$Q/boot.sh" "$kimg" "$initrd" "$log" \
-			-drive "file=$disk,if=none,format=raw,id=bench" \
-			-device virtio-blk-pci,drive=bench,serial=bench || rc=$?
-		rm -f "$disk"
-		tr -d '\r' <"$log" >"$log.txt" && mv "$log.txt" "$log"
+		boot_fresh_xfs "$k" "$bs" "$initrd" "$out/$k-$bs.img" "$log" || rc=$?
 		end=$(grep '^LBS-BENCH: end' "$log" || true)
 		say "round $r: $k $bs: qemu rc $rc, $(($(date +%s) - t0))s, ${end:-no end marker}"
 		if [ "$rc" -ne 0 ] || [ "$end" != "LBS-BENCH: end rc=0" ]; then

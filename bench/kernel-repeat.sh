@@ -31,6 +31,8 @@ Q=$ROOT/tests/qemu
 
 die() { echo "kernel-repeat.sh: error: $*" >&2; exit 2; }
 say() { echo "kernel-repeat.sh: $*" >&2; }
+# shellcheck source=bench/kernel-pairs.sh
+. "$HERE/kernel-pairs.sh"
 
 pairs="patched-6.1:4096 stock-6.1:4096"
 pseries=$BUILD/kernel-patch
@@ -46,31 +48,14 @@ BOOTS=${BOOTS:-4} REPEATS=${REPEATS:-6} SIZE_MB=${SIZE_MB:-512}
 case $BOOTS$REPEATS$SIZE_MB in *[!0-9]* | '') die "BOOTS, REPEATS and SIZE_MB must be numbers" ;; esac
 { [ "$BOOTS" -ge 1 ] && [ "$REPEATS" -ge 2 ] && [ "$SIZE_MB" -ge 1 ]; } ||
 	die "need BOOTS >= 1, REPEATS >= 2 (the first is left out), SIZE_MB >= 1"
-kernels=""
-for p in $pairs; do
-	k=${p%%:*} bs=${p#*:}
-	case $k in patched-6.1 | stock-6.1 | ref-6.12) ;; *) die "unknown kernel in '$p' (patched-6.1, stock-6.1, ref-6.12)" ;; esac
-	case $bs in 4096 | 8192 | 16384 | 32768 | 65536) ;; *) die "bad block size in '$p' (4096 ... 65536)" ;; esac
-	[ "$k" != stock-6.1 ] || [ "$bs" = 4096 ] || die "stock-6.1 mounts XFS blocks of 4096 only ('$p')"
-	case " $kernels " in *" $k "*) ;; *) kernels="$kernels $k" ;; esac
-done
-[ -n "$kernels" ] || die "no pairs"
+check_pairs "$pairs"
 export LBS_QEMU_MEM="${LBS_QEMU_MEM:-2G}"
 export LBS_QEMU_TIMEOUT="${LBS_QEMU_TIMEOUT:-1200}"
 
 sh "$ROOT/scripts/install-deps.sh"
 out=$BUILD/bench/kernel-repeat
-empty=$BUILD/qemu/empty-series
-mkdir -p "$out" "$empty"
-images=""
-for k in $kernels; do
-	series=$empty
-	[ "$k" != patched-6.1 ] || series=$pseries
-	[ -d "$series" ] || die "$series not found: run 'make kernel-patch' first"
-	img=$(nice -n "${BUILD_NICE:-10}" "$Q/kernel-image.sh" --bench "$k" "$k" "$series") ||
-		die "kernel build $k failed (log: $BUILD/kernel/$k-bench/build.log)"
-	images="$images $k=$img"
-done
+mkdir -p "$out"
+build_bench_kernels "$pseries"
 printf 'SIZE_MB=%s\nREPEATS=%s\n' "$SIZE_MB" "$REPEATS" >"$out/repeat.conf"
 initrd=$("$Q/mkinitramfs.sh" "$out/initramfs.cpio.gz" \
 	"$HERE/kernel-repeat-guest.sh:/test.sh" "$out/repeat.conf:/lbs/repeat.conf")
@@ -82,18 +67,9 @@ b=1
 while [ "$b" -le "$BOOTS" ]; do
 	for p in $pairs; do
 		k=${p%%:*} bs=${p#*:}
-		kimg=""
-		for e in $images; do [ "${e%%=*}" = "$k" ] && kimg=${e#*=}; done
-		disk=$out/disk.img log=$out/$k-$bs-b$b.log
-		rm -f "$disk"
-		truncate -s 4G "$disk"
-		mkfs.xfs -q -f -b size="$bs" "$disk" || die "mkfs.xfs -b size=$bs failed"
+		log=$out/$k-$bs-b$b.log
 		rc=0
-		"$Q/boot.sh" "$kimg" "$initrd" "$log" \
-			-drive "file=$disk,if=none,format=raw,id=bench" \
-			-device virtio-blk-pci,drive=bench,serial=bench >/dev/null || rc=$?
-		rm -f "$disk"
-		tr -d '\r' <"$log" >"$log.txt" && mv "$log.txt" "$log"
+		boot_fresh_xfs "$k" "$bs" "$initrd" "$out/disk.img" "$log" >/dev/null || rc=$?
 		end=$(grep '^LBS-REPEAT: end' "$log" || true)
 		if [ "$rc" -ne 0 ] || [ "$end" != "LBS-REPEAT: end rc=0" ] ||
 			! python3 "$Q/ktap-check.py" "$log" --no-ktap >"$log.kcheck" 2>&1; then

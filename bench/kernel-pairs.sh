@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+# Sourced by bench/kernel-fio.sh and bench/kernel-repeat.sh: the
+# KERNEL:BS pairs both take, the benchmark kernels they boot, and one boot
+# on a fresh XFS image. The caller defines die() and say() and sets Q (the
+# tests/qemu directory) and BUILD.
+
+# check_pairs PAIRS: die on a bad pair; set $kernels to the kernels named
+check_pairs() {
+	kernels=""
+	for p in $1; do
+		k=${p%%:*} bs=${p#*:}
+		case $k in patched-6.1 | stock-6.1 | ref-6.12) ;; *) die "unknown kernel in '$p' (patched-6.1, stock-6.1, ref-6.12)" ;; esac
+		case $bs in 4096 | 8192 | 16384 | 32768 | 65536) ;; *) die "bad block size in '$p' (4096 ... 65536)" ;; esac
+		[ "$k" != stock-6.1 ] || [ "$bs" = 4096 ] || die "stock-6.1 mounts XFS blocks of 4096 only ('$p')"
+		case " $kernels " in *" $k "*) ;; *) kernels="$kernels $k" ;; esac
+	done
+	[ -n "$kernels" ] || die "no pairs"
+}
+
+# build_bench_kernels SERIES_DIR: the benchmark kernel (test fragment plus
+# kernel-glue/config/bench.config) of each of $kernels, patched-6.1 with
+# SERIES_DIR, the others with no patches; sets $images to KERNEL=bzImage ...
+build_bench_kernels() {
+	empty=$BUILD/qemu/empty-series
+	mkdir -p "$empty"
+	images=""
+	for k in $kernels; do
+		series=$empty
+		if [ "$k" = patched-6.1 ]; then
+			series=$1
+			[ -d "$series" ] || die "$series not found: run 'make kernel-patch' first"
+		fi
+		t0=$(date +%s)
+		img=$(nice -n "${BUILD_NICE:-10}" "$Q/kernel-image.sh" --bench "$k" "$k" "$series") ||
+			die "kernel build $k failed (log: $BUILD/kernel/$k-bench/build.log)"
+		say "kernel $k: $img ($(($(date +%s) - t0))s)"
+		images="$images $k=$img"
+	done
+}
+
+# kernel_image KERNEL: its bzImage from $images
+kernel_image() {
+	for e in $images; do
+		[ "${e%%=*}" = "$1" ] && { echo "${e#*=}"; return 0; }
+	done
+	die "no image for kernel $1"
+}
+
+# boot_fresh_xfs KERNEL BS INITRD DISK LOG: a fresh 4 GiB sparse image with
+# mkfs.xfs -b size=BS (mkfs defaults otherwise: reflink on), attached with
+# virtio serial "bench", one QEMU boot under boot.sh's timeout; the image
+# is removed afterwards and the console stripped of CRs. Returns QEMU's rc.
+boot_fresh_xfs() {
+	rm -f "$4"
+	truncate -s 4G "$4"
+	mkfs.xfs -q -f -b size="$2" "$4" || die "mkfs.xfs -b size=$2 failed"
+	brc=0
+	"$Q/boot.sh" "$(kernel_image "$1")" "$3" "$5" \
+		-drive "file=$4,if=none,format=raw,id=bench" \
+		-device virtio-blk-pci,drive=bench,serial=bench || brc=$?
+	rm -f "$4"
+	tr -d '\r' <"$5" >"$5.txt" && mv "$5.txt" "$5"
+	return "$brc"
+}
