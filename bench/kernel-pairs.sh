@@ -47,19 +47,22 @@ kernel_image() {
 	die "no image for kernel $1"
 }
 
-# boot_fresh_xfs KERNEL BS INITRD DISK LOG: a fresh 4 GiB sparse image with
-# mkfs.xfs -b size=BS (mkfs defaults otherwise: reflink on), attached with
-# virtio serial "bench", one QEMU boot under boot.sh's timeout; the image
-# is removed afterwards and the console stripped of CRs. Returns QEMU's rc.
+# boot_fresh_xfs KERNEL BS INITRD DISK LOG [QEMU ARGS...]: a fresh 4 GiB
+# sparse image with mkfs.xfs -b size=BS (mkfs defaults otherwise: reflink
+# on), attached with virtio serial "bench", one QEMU boot under boot.sh's
+# timeout; the image is removed afterwards and the console stripped of CRs.
+# Returns QEMU's rc.
 boot_fresh_xfs() {
-	rm -f "$4"
-	truncate -s 4G "$4"
-	mkfs.xfs -q -f -b size="$2" "$4" || die "mkfs.xfs -b size=$2 failed"
+	bk=$1 bbs=$2 binitrd=$3 bdisk=$4 blog=$5
+	shift 5
+	rm -f "$bdisk"
+	truncate -s 4G "$bdisk"
+	mkfs.xfs -q -f -b size="$bbs" "$bdisk" || die "mkfs.xfs -b size=$bbs failed"
 	brc=0
-	"$Q/boot.sh" "$(kernel_image "$1")" "$3" "$5" \
-		-drive "file=$4,if=none,format=raw,id=bench" \
-		-device virtio-blk-pci,drive=bench,serial=bench || brc=$?
-	rm -f "$4"
-	tr -d '\r' <"$5" >"$5.txt" && mv "$5.txt" "$5"
+	"$Q/boot.sh" "$(kernel_image "$bk")" "$binitrd" "$blog" \
+		-drive "file=$bdisk,if=none,format=raw,id=bench" \
+		-device virtio-blk-pci,drive=bench,serial=bench "$@" || brc=$?
+	rm -f "$bdisk"
+	tr -d '\r' <"$blog" >"$blog.txt" && mv "$blog.txt" "$blog"
 	return "$brc"
 }

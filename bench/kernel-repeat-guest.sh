@@ -4,7 +4,10 @@
 # disk with serial "bench" and times, REPEATS times in this one boot, a
 # buffered sequential write of SIZE_MB MiB into a new file (dd bs=1M
 # conv=fsync, from /dev/zero) and a cold read of it back, each after sync
-# and drop_caches. Console lines:
+# and drop_caches. With INSNS=1 in repeat.conf each dd runs between two
+# /bin/lbs-mark marks (bench/insn-mark.c) for the host's instruction-count
+# plugin: per repeat write then read, the write's marks profile marks
+# except in the first repeat. Console lines:
 #   LBS-REPEAT r=N write_cs=T read_cs=T   (guest wall time in 1/100 s)
 #   LBS-REPEAT: end rc=N
 set -u
@@ -20,18 +23,27 @@ if [ -z "$dev" ] || ! mount -t xfs "/dev/$dev" /mnt; then
 	exit 2
 fi
 cs() { awk '{ sub(/\./, "", $1); print $1 + 0 }' /proc/uptime; }
+mark() { [ "${INSNS:-0}" != 1 ] || lbs-mark "$@"; }
 fails=0
 r=1
 while [ "$r" -le "$REPEATS" ]; do
 	rm -f /mnt/f
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
+	p=p
+	[ "$r" -gt 1 ] || p=""
 	a=$(cs)
+	# shellcheck disable=SC2086 # $p is "p" or nothing
+	mark $p
 	dd if=/dev/zero of=/mnt/f bs=1M count="$SIZE_MB" conv=fsync 2>/dev/null || fails=$((fails + 1))
+	# shellcheck disable=SC2086
+	mark $p
 	b=$(cs)
 	echo 3 >/proc/sys/vm/drop_caches
 	c=$(cs)
+	mark
 	dd if=/mnt/f of=/dev/null bs=1M 2>/dev/null || fails=$((fails + 1))
+	mark
 	d=$(cs)
 	echo "LBS-REPEAT r=$r write_cs=$((b - a)) read_cs=$((d - c))"
 	r=$((r + 1))

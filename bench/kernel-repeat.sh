@@ -4,7 +4,7 @@
 # question about buffered sequential I/O, answered with repeats inside each
 # boot, which take out the boot-to-boot spread of a TCG guest (up to 30 %).
 #
-#   bench/kernel-repeat.sh [--pairs "KERNEL:BS ..."] [--series DIR]
+#   bench/kernel-repeat.sh [--pairs "KERNEL:BS ..."] [--series DIR] [--insns]
 #       (env: LBS_BUILD=build BOOTS=4 REPEATS=6 SIZE_MB=512 LBS_QEMU_MEM=2G
 #        LBS_QEMU_TIMEOUT=1200 BUILD_NICE=10)
 #
@@ -15,10 +15,19 @@
 # back cold, REPEATS times. The first repeat of a boot is left out of the
 # summary (a cold boot's page cache and allocator).
 #
+# --insns: also count the guest instructions each dd makes the guest
+# execute (bench/qemu-insn.c, a TCG plugin; one vCPU), which neither code
+# layout nor TCG's slow boots move, and profile them per kernel symbol
+# over the writes of repeats 2 and later (bench/insn-profile.py). The
+# plugin slows the guest: read the times of such a run as the counts'
+# companions only.
+#
 # Output: per boot the times, then per pair the median and best of the
 # repeats and each pair's median time over the first pair's (< 1: that
-# pair is faster); stdout and $LBS_BUILD/bench/kernel-repeat.txt;
-# consoles in $LBS_BUILD/bench/kernel-repeat/. Exit 0 when every boot
+# pair is faster), with --insns the same for the instruction counts and
+# their spread; stdout and $LBS_BUILD/bench/kernel-repeat.txt, the
+# profile in $LBS_BUILD/bench/kernel-repeat-insn-prof.txt; consoles in
+# $LBS_BUILD/bench/kernel-repeat/. Exit 0 when every boot
 # completed with rc=0 and no kernel warning; 1 otherwise; 2 on bad arguments.
 set -eu
 
@@ -36,10 +45,12 @@ say() { echo "kernel-repeat.sh: $*" >&2; }
 
 pairs="patched-6.1:4096 stock-6.1:4096"
 pseries=$BUILD/kernel-patch
+insns=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--pairs) [ $# -ge 2 ] || die "--pairs needs a value"; pairs=$2; shift 2 ;;
 	--series) [ $# -ge 2 ] || die "--series needs a value"; pseries=$2; shift 2 ;;
+	--insns) insns=1; shift ;;
 	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '/^[^#]/d; s/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
@@ -56,25 +67,58 @@ sh "$ROOT/scripts/install-deps.sh"
 out=$BUILD/bench/kernel-repeat
 mkdir -p "$out"
 build_bench_kernels "$pseries"
-printf 'SIZE_MB=%s\nREPEATS=%s\n' "$SIZE_MB" "$REPEATS" >"$out/repeat.conf"
+printf 'SIZE_MB=%s\nREPEATS=%s\nINSNS=%s\n' "$SIZE_MB" "$REPEATS" "$insns" >"$out/repeat.conf"
+extra=""
+if [ "$insns" = 1 ]; then
+	[ "${LBS_QEMU_SMP:-1}" = 1 ] || die "--insns counts exactly with one vCPU only (LBS_QEMU_SMP=1)"
+	g=$out/guest
+	mkdir -p "$g"
+	${CC:-gcc} -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden \
+		-o "$g/qemu-insn.so" "$HERE/qemu-insn.c"
+	${CC:-gcc} -static -nostdlib -Wall -Wextra -Werror -o "$g/lbs-mark" "$HERE/insn-mark.c"
+	extra="$g/lbs-mark:/bin/lbs-mark"
+fi
+# shellcheck disable=SC2086
 initrd=$("$Q/mkinitramfs.sh" "$out/initramfs.cpio.gz" \
-	"$HERE/kernel-repeat-guest.sh:/test.sh" "$out/repeat.conf:/lbs/repeat.conf")
+	"$HERE/kernel-repeat-guest.sh:/test.sh" "$out/repeat.conf:/lbs/repeat.conf" $extra)
 
 bad=0
 results=$out/results.txt
+iresults=$out/results-insn.txt
 : >"$results"
+: >"$iresults"
+profs=""
 b=1
 while [ "$b" -le "$BOOTS" ]; do
 	for p in $pairs; do
 		k=${p%%:*} bs=${p#*:}
 		log=$out/$k-$bs-b$b.log
 		rc=0
-		boot_fresh_xfs "$k" "$bs" "$initrd" "$out/disk.img" "$log" >/dev/null || rc=$?
+		set --
+		if [ "$insns" = 1 ]; then
+			rm -f "$log.insn"
+			set -- -plugin "$g/qemu-insn.so,out=$log.insn,prof=1"
+		fi
+		boot_fresh_xfs "$k" "$bs" "$initrd" "$out/disk.img" "$log" "$@" >/dev/null || rc=$?
 		end=$(grep '^LBS-REPEAT: end' "$log" || true)
 		if [ "$rc" -ne 0 ] || [ "$end" != "LBS-REPEAT: end rc=0" ] ||
 			! python3 "$Q/ktap-check.py" "$log" --no-ktap >"$log.kcheck" 2>&1; then
 			say "boot $b $k $bs failed: qemu rc $rc, ${end:-no end marker} (console: $log)"
 			bad=1
+		fi
+		if [ "$insns" = 1 ]; then
+			# four marks a repeat: before and after the write, then the read
+			if ! grep -q "^LBS-INSN end marks=$((4 * REPEATS)) " "$log.insn" 2>/dev/null; then
+				say "boot $b $k $bs: instruction counts incomplete ($log.insn)"
+				bad=1
+			else
+				awk -v k="$k" -v s="$bs" -v b="$b" '
+					/^LBS-INSN mark=/ { sub(/.*total=/, ""); t[++n] = $1 }
+					END { for (i = 1; i + 3 <= n; i += 4)
+						print k, s, b, (i + 3) / 4, t[i + 1] - t[i], t[i + 3] - t[i + 2] }' \
+					"$log.insn" >>"$iresults"
+				profs="$profs $k:$bs:$log.insn"
+			fi
 		fi
 		sed -n "s/^LBS-REPEAT r=\([0-9]*\) write_cs=\([0-9]*\) read_cs=\([0-9]*\)$/$k $bs $b \1 \2 \3/p" \
 			"$log" >>"$results"
@@ -88,28 +132,19 @@ txt=$BUILD/bench/kernel-repeat.txt
 {
 	echo "kernel-repeat: $SIZE_MB MiB dd bs=1M conv=fsync write and cold read, $REPEATS repeats a boot (first left out), $BOOTS boots a pair, alternated; $(date -u '+%Y-%m-%d %H:%M')"
 	# shellcheck disable=SC2086
-	python3 - "$results" $pairs <<'EOF'
-import statistics
-import sys
-
-rows = [line.split() for line in open(sys.argv[1])]
-pairs = [p.split(':') for p in sys.argv[2:]]
-meds = {}
-for k, bs in pairs:
-    for col, name in ((4, 'write'), (5, 'read')):
-        v = [int(r[col]) / 100 for r in rows if r[0] == k and r[1] == bs and int(r[3]) > 1]
-        if not v:
-            print(f'{k} {bs} {name}: no repeats')
-            continue
-        meds[(k, bs, name)] = statistics.median(v)
-        print(f'{k} {bs} {name}: median {statistics.median(v):.3f} s, best {min(v):.3f} s, n={len(v)}')
-k0, bs0 = pairs[0]
-for k, bs in pairs[1:]:
-    for name in ('write', 'read'):
-        if (k0, bs0, name) in meds and (k, bs, name) in meds:
-            print(f'{name}: {k} {bs} time / {k0} {bs0} time = '
-                  f'{meds[(k, bs, name)] / meds[(k0, bs0, name)]:.3f}')
-EOF
+	# shellcheck disable=SC2086
+	python3 "$HERE/kernel-repeat-report.py" "$results" "$iresults" $pairs
 } >"$txt"
 cat "$txt"
+if [ "$insns" = 1 ] && [ -n "$profs" ]; then
+	maps=""
+	for k in $kernels; do
+		img=$(kernel_image "$k")
+		maps="$maps --map $k=${img%/arch/x86/boot/bzImage}/System.map"
+	done
+	# shellcheck disable=SC2086
+	python3 "$HERE/insn-profile.py" $maps $profs >"$BUILD/bench/kernel-repeat-insn-prof.txt" ||
+		{ say "insn-profile.py failed"; bad=1; }
+	say "profile: $BUILD/bench/kernel-repeat-insn-prof.txt"
+fi
 exit "$bad"
