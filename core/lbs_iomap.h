@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
+#include "lbs_pageblock.h"
 
 /**
  * enum lbs_map_type - what the filesystem mapped under a write
@@ -89,16 +90,10 @@ uint32_t lbs_block_offset(uint32_t blkbits, uint64_t pos);
 uint64_t lbs_block_round_up(uint32_t blkbits, uint64_t end);
 uint32_t lbs_pages_per_block(uint32_t blkbits, uint32_t pshift);
 
-uint32_t lbs_pageblock_bits(uint32_t blkbits, uint32_t fshift);
-uint32_t lbs_pageblock_size(uint32_t blkbits, uint32_t fshift);
-uint32_t lbs_units_per_folio(uint32_t blkbits, uint32_t fshift);
-uint32_t lbs_pageblock_index(uint32_t blkbits, uint32_t fshift, uint64_t off);
-void lbs_pageblock_range(uint32_t blkbits, uint32_t fshift, uint64_t pos,
-			 uint64_t len, uint64_t *start, uint64_t *end);
-void lbs_adjust_read_range(uint32_t blkbits, uint32_t fshift,
-			   uint64_t folio_pos, uint64_t isize,
-			   const unsigned long *uptodate, uint64_t *pos,
-			   uint64_t length, uint32_t *offp, uint32_t *lenp);
+/*
+ * lbs_pageblock_*(), lbs_units_per_folio() and lbs_adjust_read_range() are
+ * inline (lbs_pageblock.h): they are on every page's path.
+ */
 uint32_t lbs_truncate_page_len(uint32_t blkbits, uint32_t pshift,
 			       uint64_t pos);
 bool lbs_zero_may_mark_uptodate(uint32_t poff, uint32_t plen,

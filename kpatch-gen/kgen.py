@@ -28,7 +28,8 @@ def gen_note(sources):
 
 # kernel path -> (core sources, header guard or None, export symbols)
 FILES = [
-    ("include/linux/iomap_lbs.h", ["core/lbs_iomap.h"], "_LINUX_IOMAP_LBS_H", False),
+    ("include/linux/iomap_lbs.h", ["core/lbs_iomap.h", "core/lbs_pageblock.h"],
+     "_LINUX_IOMAP_LBS_H", False),
     ("fs/iomap/lbs.c", ["core/pageblock.c", "core/block.c",
                         "core/zero_around.c",
                         "core/copy_around.c",
@@ -63,7 +64,9 @@ INCLUDES = {
     '"lbs_xfs.h"': '"xfs_lbs.h"',
     "<string.h>": "<linux/string.h>",
 }
-DROP_INCLUDES = ("<stdint.h>", "<stdbool.h>", '"lbs_util.h"', '"lbs_vec.h"')
+# "lbs_pageblock.h" is part of the kernel's iomap_lbs.h (see FILES)
+DROP_INCLUDES = ("<stdint.h>", "<stdbool.h>", '"lbs_util.h"', '"lbs_vec.h"',
+                 '"lbs_pageblock.h"')
 LEFTOVER = re.compile(r"\b(u?int(8|16|32|64)_t|INT64_MAX|UINT64_MAX|LBS_[A-Z_]+\(|"
                       r"stdint|stdbool|lbs_util)\b")
 
@@ -242,13 +245,14 @@ def gen_file(top, kpath, sources, guard, export):
     bodies = []
     for k, (_, cmt, incs, body) in enumerate(parts):
         includes.extend(incs)
+        if guard:
+            # each header source has its own guard; the file gets one
+            body, incs = strip_guard(body, sources[k])
+            includes.extend(incs)
         if k:
             bodies.append("\n".join(cmt))
         bodies.append(body)
     body = "\n\n".join(bodies)
-    if guard:
-        body, incs = strip_guard(body, sources[0])
-        includes.extend(incs)
     body = translate(body)
     if export:
         body = export_symbols(body)
