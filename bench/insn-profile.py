@@ -6,10 +6,10 @@ insn-profile.py --map KERNEL=System.map ... KERNEL:BS:PLUGIN_OUT ...
 
 Each PLUGIN_OUT (bench/qemu-insn.c with prof=1) holds, per translation
 block start address, the instructions executed inside the guest's profile
-windows (the writes of repeats 2 and later). Addresses are resolved to the
+windows (the writes, or the reads, of repeats 2 and later). Addresses are resolved to the
 kernel text symbol that contains them (user space is one line, [user]);
 the counts are summed per pair and divided by the number of windows, so a
-line reads as instructions per write. Printed: per pair the total and top
+line reads as instructions per job. Printed: per pair the total and top
 symbols, then, if there are two or more pairs, the symbols whose count
 differs most between the second pair and the first.
 """
@@ -75,7 +75,7 @@ def main():
     for (k, bs), (c, w) in per_pair.items():
         a = avg[(k, bs)]
         tot = sum(a.values())
-        print(f'== {k} {bs}: {tot / 1e6:.2f} M instructions per write ({w} writes)')
+        print(f'== {k} {bs}: {tot / 1e6:.2f} M instructions per job ({w} jobs)')
         for s, n in sorted(a.items(), key=lambda x: -x[1])[:TOP]:
             print(f'{n / 1e6:10.3f} M {n / tot * 100:5.1f} %  {s}')
     pairs = list(per_pair)
@@ -83,7 +83,7 @@ def main():
         a, b = avg[pairs[0]], avg[pairs[1]]
         ta, tb = sum(a.values()), sum(b.values())
         print(f'== {" ".join(pairs[1])} minus {" ".join(pairs[0])}: '
-              f'{(tb - ta) / 1e6:+.3f} M instructions per write ({(tb / ta - 1) * 100:+.2f} %)')
+              f'{(tb - ta) / 1e6:+.3f} M instructions per job ({(tb / ta - 1) * 100:+.2f} %)')
         diff = {s: b.get(s, 0) - a.get(s, 0) for s in set(a) | set(b)}
         for s, d in sorted(diff.items(), key=lambda x: -abs(x[1]))[:TOP]:
             print(f'{d / 1e6:+10.3f} M  {a.get(s, 0) / 1e6:9.3f} -> {b.get(s, 0) / 1e6:9.3f}  {s}')

@@ -6,8 +6,9 @@
 # conv=fsync, from /dev/zero) and a cold read of it back, each after sync
 # and drop_caches. With INSNS=1 in repeat.conf each dd runs between two
 # /bin/lbs-mark marks (bench/insn-mark.c) for the host's instruction-count
-# plugin: per repeat write then read, the write's marks profile marks
-# except in the first repeat. Console lines:
+# plugin: per repeat write then read; from the second repeat on, the marks
+# of the job named by INSN_PROFILE (write or read) are profile marks.
+# Console lines:
 #   LBS-REPEAT r=N write_cs=T read_cs=T   (guest wall time in 1/100 s)
 #   LBS-REPEAT: end rc=N
 set -u
@@ -30,20 +31,24 @@ while [ "$r" -le "$REPEATS" ]; do
 	rm -f /mnt/f
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	p=p
-	[ "$r" -gt 1 ] || p=""
+	pw="" pr=""
+	if [ "$r" -gt 1 ]; then
+		[ "${INSN_PROFILE:-write}" = read ] && pr=p || pw=p
+	fi
 	a=$(cs)
-	# shellcheck disable=SC2086 # $p is "p" or nothing
-	mark $p
+	# shellcheck disable=SC2086 # $pw is "p" or nothing
+	mark $pw
 	dd if=/dev/zero of=/mnt/f bs=1M count="$SIZE_MB" conv=fsync 2>/dev/null || fails=$((fails + 1))
 	# shellcheck disable=SC2086
-	mark $p
+	mark $pw
 	b=$(cs)
 	echo 3 >/proc/sys/vm/drop_caches
 	c=$(cs)
-	mark
+	# shellcheck disable=SC2086
+	mark $pr
 	dd if=/mnt/f of=/dev/null bs=1M 2>/dev/null || fails=$((fails + 1))
-	mark
+	# shellcheck disable=SC2086
+	mark $pr
 	d=$(cs)
 	echo "LBS-REPEAT r=$r write_cs=$((b - a)) read_cs=$((d - c))"
 	r=$((r + 1))

@@ -6,7 +6,7 @@
 #
 #   bench/kernel-repeat.sh [--pairs "KERNEL:BS ..."] [--series DIR] [--insns]
 #       (env: LBS_BUILD=build BOOTS=4 REPEATS=6 SIZE_MB=512 LBS_QEMU_MEM=2G
-#        LBS_QEMU_TIMEOUT=1200 BUILD_NICE=10)
+#        LBS_QEMU_TIMEOUT=1200 BUILD_NICE=10 INSN_PROFILE=write)
 #
 # Kernels and pairs as in bench/kernel-fio.sh (the benchmark kernels;
 # default pairs patched-6.1:4096 stock-6.1:4096). BOOTS boots per pair,
@@ -18,7 +18,8 @@
 # --insns: also count the guest instructions each dd makes the guest
 # execute (bench/qemu-insn.c, a TCG plugin; one vCPU), which neither code
 # layout nor TCG's slow boots move, and profile them per kernel symbol
-# over the writes of repeats 2 and later (bench/insn-profile.py). The
+# over the writes (INSN_PROFILE=read: the reads) of repeats 2 and later
+# (bench/insn-profile.py). The
 # plugin slows the guest: read the times of such a run as the counts'
 # companions only.
 #
@@ -56,10 +57,14 @@ while [ $# -gt 0 ]; do
 	esac
 done
 BOOTS=${BOOTS:-4} REPEATS=${REPEATS:-6} SIZE_MB=${SIZE_MB:-512}
+INSN_PROFILE=${INSN_PROFILE:-write}
+case $INSN_PROFILE in write | read) ;; *) die "INSN_PROFILE must be write or read" ;; esac
 case $BOOTS$REPEATS$SIZE_MB in *[!0-9]* | '') die "BOOTS, REPEATS and SIZE_MB must be numbers" ;; esac
 { [ "$BOOTS" -ge 1 ] && [ "$REPEATS" -ge 2 ] && [ "$SIZE_MB" -ge 1 ]; } ||
 	die "need BOOTS >= 1, REPEATS >= 2 (the first is left out), SIZE_MB >= 1"
 check_pairs "$pairs"
+[ "$insns" = 0 ] || [ "${LBS_QEMU_SMP:-1}" = 1 ] ||
+	die "--insns counts exactly with one vCPU only (LBS_QEMU_SMP=1)"
 export LBS_QEMU_MEM="${LBS_QEMU_MEM:-2G}"
 export LBS_QEMU_TIMEOUT="${LBS_QEMU_TIMEOUT:-1200}"
 
@@ -67,10 +72,10 @@ sh "$ROOT/scripts/install-deps.sh"
 out=$BUILD/bench/kernel-repeat
 mkdir -p "$out"
 build_bench_kernels "$pseries"
-printf 'SIZE_MB=%s\nREPEATS=%s\nINSNS=%s\n' "$SIZE_MB" "$REPEATS" "$insns" >"$out/repeat.conf"
+printf 'SIZE_MB=%s\nREPEATS=%s\nINSNS=%s\nINSN_PROFILE=%s\n' "$SIZE_MB" "$REPEATS" "$insns" \
+	"$INSN_PROFILE" >"$out/repeat.conf"
 extra=""
 if [ "$insns" = 1 ]; then
-	[ "${LBS_QEMU_SMP:-1}" = 1 ] || die "--insns counts exactly with one vCPU only (LBS_QEMU_SMP=1)"
 	g=$out/guest
 	mkdir -p "$g"
 	${CC:-gcc} -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden \
