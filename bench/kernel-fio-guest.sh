@@ -24,6 +24,8 @@
 #   LBS-BENCH-JSON-BEGIN NAME / fio's JSON / LBS-BENCH-JSON-END NAME
 #   LBS-BENCH-PROF-BEGIN NAME / perf report lines / LBS-BENCH-PROF-END NAME
 #       (only with PROFILE=1 in bench.conf: each job under perf record -a)
+#   LBS-BENCH-MARKED NAME  (only with INSNS=1: the job and its sync ran
+#       between two /bin/lbs-mark marks for the host's instruction count)
 #   LBS-BENCH: end rc=N (failed jobs + failed umount)
 set -u
 # shellcheck disable=SC1091
@@ -54,6 +56,12 @@ counters() {
 	cat /proc/vmstat
 }
 
+# a profile mark ("p") for the job INSN_PROFILE names
+mark() {
+	[ "${INSNS:-0}" = 1 ] || return 0
+	if [ "$1" = "${INSN_PROFILE:-}" ]; then /bin/lbs-mark p; else /bin/lbs-mark; fi
+}
+
 fails=0
 job() {
 	name=$1
@@ -62,6 +70,7 @@ job() {
 	echo 3 >/proc/sys/vm/drop_caches
 	counters >/tmp/c0
 	r0=$(sect 3) w0=$(sect 7) ri0=$(sect 1) wi0=$(sect 5) t0=$(uptime_cs)
+	mark "$name"
 	set -- --output-format=json --output="/tmp/$name.json" \
 		--name="$name" --ioengine=psync --thread --size="${SIZE_MB}m" \
 		--invalidate=0 --fadvise_hint=0 --fallocate=none --randrepeat=1 \
@@ -77,6 +86,8 @@ job() {
 	fi
 	rc=$?
 	sync
+	mark "$name"
+	[ "${INSNS:-0}" != 1 ] || echo "LBS-BENCH-MARKED $name"
 	r1=$(sect 3) w1=$(sect 7) ri1=$(sect 1) wi1=$(sect 5) t1=$(uptime_cs)
 	echo "LBS-BENCH-JOB $name rc=$rc rsect=$((r1 - r0)) wsect=$((w1 - w0)) rios=$((ri1 - ri0)) wios=$((wi1 - wi0)) wall_cs=$((t1 - t0))"
 	counters >/tmp/c1

@@ -19,6 +19,11 @@ relative to what it gains or costs on 6.12; goal >= 1.0) and patched 4k /
 stock 4k (goal >= 0.98). A verdict says "meets" when the whole interval is
 at or above the goal, "misses" when it is below, and "noise" when it
 straddles it. Exit 1 if a job is missing or failed in any console.
+
+With kernel-fio.sh --insns the consoles carry each job's kernel
+instruction count (LBS-BENCH-INSN), and the same ratios are printed for
+it, inverted (fewer instructions is faster): stock 4k count / patched 4k
+count is the speed ratio the counts predict.
 """
 import argparse
 import json
@@ -40,12 +45,13 @@ PRINTK = re.compile(r"^\[\s*\d+\.\d+\]")
 PRINTK_TAIL = re.compile(r"\[\s*\d+\.\d+\] .*$")
 JOB_RE = re.compile(r"^LBS-BENCH-JOB (\S+) rc=(\d+) rsect=(\d+) wsect=(\d+) "
                     r"rios=(\d+) wios=(\d+) wall_cs=(\d+)")
+INSN_RE = re.compile(r"^LBS-BENCH-INSN (\S+) kernel=(\d+) total=(\d+)$")
 
 
 def parse(path):
     """{job: {mbs, user, dev, ios, wall, runtime, sys, usr}}, info line, errors."""
     lines = open(path, errors="replace").read().splitlines()
-    res, info, errs = {}, "", []
+    res, info, errs, kinsn = {}, "", [], {}
     i = 0
     while i < len(lines):
         ln = lines[i]
@@ -56,6 +62,9 @@ def parse(path):
             res[m.group(1)] = dict(zip(("rc", "rsect", "wsect", "rios", "wios"),
                                        map(int, m.groups()[1:6])))
             res[m.group(1)]["wall"] = int(m.group(7)) / 100.0
+        m = INSN_RE.match(ln)
+        if m:
+            kinsn[m.group(1)] = int(m.group(2))
         if ln.startswith("LBS-BENCH-JSON-BEGIN "):
             name, body, cut = ln.split()[1], [], ""
             i += 1
@@ -103,6 +112,8 @@ def parse(path):
         out[name] = {"mbs": user / rt / 1e6, "user": user, "dev": sect * 512, "ios": ios,
                      "wall": r["wall"], "runtime": rt,
                      "sys": r["json"].get("sys_cpu", 0.0), "usr": r["json"].get("usr_cpu", 0.0)}
+        if name in kinsn:
+            out[name]["kinsn"] = kinsn[name]
     return out, info, errs
 
 
@@ -147,6 +158,47 @@ def verdict(r, goal):
 
 def fr(r):
     return "-" if r is None else "%.2f [%.2f-%.2f]" % r
+
+
+def insn_tables(pairs, boots, name):
+    """The --insns tables: counts, then the ratios as speed (inverted)."""
+    def cell(pair, job):
+        return Cell([r[job]["kinsn"] for _, r in boots.get(pair, [])
+                     if job in r and "kinsn" in r[job]])
+
+    def spread(c):
+        return (c.hi() - c.lo()) / c.med() * 100
+
+    def fr(r):  # counts spread by tenths of a percent: one more digit
+        return "-" if r is None else "%.3f [%.3f-%.3f]" % r
+
+    print("\nKernel instructions per job (M), median [min-max] and spread of the rounds:\n")
+    print("| job | " + " | ".join(name(p) for p in pairs) + " |")
+    print("|---|" + "---|" * len(pairs))
+    for job, _, label in JOBS:
+        cells = [cell(p, job) for p in pairs]
+        print("| %s | %s |" % (label, " | ".join(
+            "%.1f [%.1f-%.1f] %.2f %%" % (c.med() / 1e6, c.lo() / 1e6, c.hi() / 1e6, spread(c))
+            if c.ok() else "-" for c in cells)))
+    stock, ref4, p4 = ("stock-6.1", 4096), ("ref-6.12", 4096), ("patched-6.1", 4096)
+    for bs in sorted({p[1] for p in pairs if p[1] != 4096}, reverse=True):
+        pb, rb = ("patched-6.1", bs), ("ref-6.12", bs)
+        print("\nInstruction ratios at %dk as speed (count of the 4k pair / count at %dk):\n"
+              % (bs // 1024, bs // 1024))
+        print("| job | stock 4k / patched %dk | ref 4k / ref %dk | LBS efficiency (goal >= 1.0) "
+              "| verdict |" % (bs // 1024, bs // 1024))
+        print("|---|---|---|---|---|")
+        for job, _, label in JOBS:
+            x, y = ratio(cell(stock, job), cell(pb, job)), ratio(cell(ref4, job), cell(rb, job))
+            e = quotient(x, y)
+            print("| %s | %s | %s | %s | %s |" % (label, fr(x), fr(y), fr(e), verdict(e, 1.0)))
+    print("\nNo regression at 4k in instructions: stock 4k count / patched 4k count "
+          "(goal >= 0.98):\n")
+    print("| job | stock 4k / patched 4k | verdict |")
+    print("|---|---|---|")
+    for job, _, label in JOBS:
+        x = ratio(cell(stock, job), cell(p4, job))
+        print("| %s | %s | %s |" % (label, fr(x), verdict(x, 0.98)))
 
 
 def main():
@@ -216,6 +268,8 @@ def main():
     for job, _, label in JOBS:
         x = ratio(cell(p4, job), cell(stock, job))
         print("| %s | %s | %s |" % (label, fr(x), verdict(x, 0.98)))
+    if any("kinsn" in x for v in boots.values() for _, r in v for x in r.values()):
+        insn_tables(pairs, boots, name)
     print("\nDevice bytes per user byte (mean of the rounds):\n")
     print("| job | " + " | ".join(name(p) for p in pairs) + " |")
     print("|---|" + "---|" * len(pairs))

@@ -3,9 +3,9 @@
 # On-demand benchmark (not a test; see bench/README.md): fio inside QEMU TCG
 # on an XFS image, the same jobs on several kernel/block-size pairs in one run.
 #
-#   bench/kernel-fio.sh [--pairs "KERNEL:BS ..."] [--series DIR] [--profile]
+#   bench/kernel-fio.sh [--pairs "KERNEL:BS ..."] [--series DIR] [--profile] [--insns]
 #       (env: LBS_BUILD=build ROUNDS=3 SIZE_MB=128 LBS_QEMU_MEM=2G
-#        LBS_QEMU_TIMEOUT=1200 BUILD_NICE=10 LBS_JOBS=nproc)
+#        LBS_QEMU_TIMEOUT=1200 BUILD_NICE=10 LBS_JOBS=nproc INSN_PROFILE=)
 #
 #   KERNEL: patched-6.1 (6.1 + the series in DIR, default
 #   $LBS_BUILD/kernel-patch from make kernel-patch), stock-6.1 (pristine
@@ -34,6 +34,18 @@
 # event counters; bench/kernel-fio-profile.py sets counters (and profiles)
 # of the pairs side by side in $LBS_BUILD/bench/kernel-fio-work.txt.
 #
+# --insns: QEMU counts the instructions the guest's kernel executes in each
+# job and its final sync (bench/qemu-insn.c, a TCG plugin, one vCPU; the
+# guest marks each job with bench/insn-mark.c). Unlike MB/s under TCG the
+# count moves neither with code layout nor from boot to boot (0.1-0.3 %
+# over the rounds), so it settles a few-percent question; the report adds
+# its tables. The plugin slows the guest: MB/s of such a run are its
+# companions, not the benchmark's figures. The host appends
+# "LBS-BENCH-INSN JOB kernel=K total=T" lines to each console. With
+# INSN_PROFILE=JOB (seqwrite, seqread, randwrite, dio-randwrite,
+# reflink-randwrite) that job's instructions are also profiled per kernel
+# symbol (bench/insn-profile.py) into $LBS_BUILD/bench/kernel-fio-insn-prof.txt.
+#
 # Output: the tables on stdout and in $LBS_BUILD/bench/kernel-fio.txt;
 # consoles in $LBS_BUILD/bench/kernel-fio/KERNEL-BS-rN.log. Exit 0 when
 # every boot completed, every fio job succeeded and no console shows a
@@ -56,11 +68,13 @@ say() { echo "kernel-fio.sh: $*" >&2; }
 pairs="patched-6.1:65536 ref-6.12:65536 patched-6.1:16384 ref-6.12:16384 patched-6.1:4096 ref-6.12:4096 stock-6.1:4096"
 pseries=$BUILD/kernel-patch
 profile=0
+insns=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--pairs) [ $# -ge 2 ] || die "--pairs needs a value"; pairs=$2; shift 2 ;;
 	--series) [ $# -ge 2 ] || die "--series needs a value"; pseries=$2; shift 2 ;;
 	--profile) profile=1; shift ;;
+	--insns) insns=1; shift ;;
 	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '/^[^#]/d; s/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
@@ -69,12 +83,21 @@ ROUNDS=${ROUNDS:-3} SIZE_MB=${SIZE_MB:-128}
 case $ROUNDS$SIZE_MB in *[!0-9]* | '') die "ROUNDS and SIZE_MB must be numbers" ;; esac
 { [ "$ROUNDS" -ge 1 ] && [ "$SIZE_MB" -ge 1 ]; } || die "ROUNDS and SIZE_MB must be at least 1"
 check_pairs "$pairs"
+[ "$insns" = 0 ] || [ "${LBS_QEMU_SMP:-1}" = 1 ] ||
+	die "--insns counts exactly with one vCPU only (LBS_QEMU_SMP=1)"
+INSN_PROFILE=${INSN_PROFILE:-}
+case $INSN_PROFILE in
+'' | seqwrite | seqread | randwrite | dio-randwrite | reflink-randwrite) ;;
+*) die "INSN_PROFILE must name a job (seqwrite, seqread, randwrite, dio-randwrite, reflink-randwrite)" ;;
+esac
+[ -z "$INSN_PROFILE" ] || [ "$insns" = 1 ] || die "INSN_PROFILE needs --insns"
 export LBS_QEMU_MEM="${LBS_QEMU_MEM:-2G}"
 export LBS_QEMU_TIMEOUT="${LBS_QEMU_TIMEOUT:-1200}"
 
 t_all=$(date +%s)
 sh "$ROOT/scripts/install-deps.sh"
 command -v fio >/dev/null || die "no fio after scripts/install-deps.sh"
+pin_guest_tsc
 
 out=$BUILD/bench/kernel-fio
 mkdir -p "$out"
@@ -90,6 +113,10 @@ ${CC:-gcc} -std=c11 -O2 -Wall -Wextra -Werror -o "$g/lbs-clone" "$HERE/kernel-fi
 fio=$(command -v fio)
 bins=$fio
 specs="$fio:/bin/fio $g/lbs-fio-shm.so:/lib/lbs-fio-shm.so $g/lbs-clone:/bin/lbs-clone"
+if [ "$insns" = 1 ]; then
+	build_insn_tools "$g"
+	specs="$specs $g/lbs-mark:/bin/lbs-mark"
+fi
 if [ "$profile" = 1 ]; then
 	perf=$(command -v perf) || die "no perf after scripts/install-deps.sh"
 	bins="$bins $perf"
@@ -100,11 +127,28 @@ libs=$(for b in $bins; do ldd "$b"; done |
 	awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' | sort -u)
 [ -n "$libs" ] || die "ldd listed no libraries for $bins"
 for l in $libs; do specs="$specs $l:$l"; done
-printf 'SIZE_MB=%s\nPROFILE=%s\n' "$SIZE_MB" "$profile" >"$g/bench.conf"
+printf 'SIZE_MB=%s\nPROFILE=%s\nINSNS=%s\nINSN_PROFILE=%s\n' "$SIZE_MB" "$profile" "$insns" \
+	"$INSN_PROFILE" >"$g/bench.conf"
 # shellcheck disable=SC2086
 initrd=$("$Q/mkinitramfs.sh" "$g/initramfs.cpio.gz" \
 	"$HERE/kernel-fio-guest.sh:/test.sh" "$g/bench.conf:/lbs/bench.conf" $specs)
 say "initramfs: fio $(fio --version), $(echo "$libs" | wc -l) libraries, $(du -h "$initrd" | cut -f1) compressed"
+
+# insn_lines CONSOLE PLUGIN_OUT: an "LBS-BENCH-INSN JOB kernel=K total=T" line
+# per job, the guest's "LBS-BENCH-MARKED JOB" lines taken in order with the
+# plugin's marks, two a job; fails if the numbers do not match
+insn_lines() {
+	grep -q '^LBS-INSN end ' "$2" 2>/dev/null || return 1
+	awk 'FNR == NR { if ($1 == "LBS-BENCH-MARKED") job[++nj] = $2; next }
+		$1 == "LBS-INSN" && $2 ~ /^mark=/ {
+			sub(/^total=/, "", $4); sub(/^kernel=/, "", $5); t[++nm] = $4; kn[nm] = $5 }
+		END {
+			if (nj == 0 || nm != 2 * nj) exit 1
+			for (i = 1; i <= nj; i++)
+				printf "LBS-BENCH-INSN %s kernel=%d total=%d\n", job[i],
+					kn[2 * i] - kn[2 * i - 1], t[2 * i] - t[2 * i - 1]
+		}' "$1" "$2"
+}
 
 # ---- boots, interleaved; round r starts at pair r ----------------------------
 bad=0
@@ -121,7 +165,21 @@ while [ "$r" -le "$ROUNDS" ]; do
 		say "round $r/$ROUNDS: $k, XFS bs $bs (timeout ${LBS_QEMU_TIMEOUT}s)"
 		t0=$(date +%s)
 		rc=0
-		boot_fresh_xfs "$k" "$bs" "$initrd" "$out/$k-$bs.img" "$log" || rc=$?
+		set --
+		if [ "$insns" = 1 ]; then
+			rm -f "$log.insn"
+			set -- -plugin "$g/qemu-insn.so,out=$log.insn,prof=$([ -n "$INSN_PROFILE" ] && echo 1 || echo 0)"
+		fi
+		boot_fresh_xfs "$k" "$bs" "$initrd" "$out/$k-$bs.img" "$log" "$@" || rc=$?
+		if [ "$insns" = 1 ]; then
+			if insn_lines "$log" "$log.insn" >"$log.lines"; then
+				cat "$log.lines" >>"$log"
+			else
+				say "$k $bs round $r: instruction counts incomplete ($log.insn)"
+				bad=1
+			fi
+			rm -f "$log.lines"
+		fi
 		end=$(grep '^LBS-BENCH: end' "$log" || true)
 		say "round $r: $k $bs: qemu rc $rc, $(($(date +%s) - t0))s, ${end:-no end marker}"
 		if [ "$rc" -ne 0 ] || [ "$end" != "LBS-BENCH: end rc=0" ]; then
@@ -148,5 +206,16 @@ cat "$txt"
 python3 "$HERE/kernel-fio-profile.py" $consoles >"$txt.work.tmp" || bad=1
 mv "$txt.work.tmp" "$BUILD/bench/kernel-fio-work.txt"
 say "counters$([ "$profile" = 0 ] || echo " and profiles"): $BUILD/bench/kernel-fio-work.txt"
+if [ -n "$INSN_PROFILE" ]; then
+	maps="" profs=""
+	for k in $kernels; do
+		img=$(kernel_image "$k")
+		maps="$maps --map $k=${img%/arch/x86/boot/bzImage}/System.map"
+	done
+	for c in $consoles; do profs="$profs $c.insn"; done
+	# shellcheck disable=SC2086
+	python3 "$HERE/insn-profile.py" $maps $profs >"$BUILD/bench/kernel-fio-insn-prof.txt" || bad=1
+	say "instruction profile of $INSN_PROFILE: $BUILD/bench/kernel-fio-insn-prof.txt"
+fi
 say "table: $txt; consoles: $out/*.log; total $(($(date +%s) - t_all))s"
 exit "$bad"

@@ -3,7 +3,7 @@
 # Sourced by bench/kernel-fio.sh and bench/kernel-repeat.sh: the
 # KERNEL:BS pairs both take, the benchmark kernels they boot, and one boot
 # on a fresh XFS image. The caller defines die() and say() and sets Q (the
-# tests/qemu directory) and BUILD.
+# tests/qemu directory), HERE (bench/) and BUILD.
 
 # check_pairs PAIRS: die on a bad pair; set $kernels to the kernels named
 check_pairs() {
@@ -45,6 +45,29 @@ kernel_image() {
 		[ "${e%%=*}" = "$1" ] && { echo "${e#*=}"; return 0; }
 	done
 	die "no image for kernel $1"
+}
+
+# pin_guest_tsc: give every guest of this run the host's TSC rate
+# (bench/tsc-khz.c) on its command line, so that no boot falls back to the
+# jiffies clocksource when its own calibration fails on a busy host, and
+# clock_gettime() stays in the vDSO on every boot
+pin_guest_tsc() {
+	mkdir -p "$BUILD/bench"
+	${CC:-gcc} -std=c11 -O2 -Wall -Wextra -Werror -o "$BUILD/bench/tsc-khz" "$HERE/tsc-khz.c" ||
+		die "cannot build bench/tsc-khz.c"
+	khz=$("$BUILD/bench/tsc-khz") || die "cannot measure the host's TSC rate"
+	LBS_KERNEL_APPEND="${LBS_KERNEL_APPEND:+$LBS_KERNEL_APPEND }tsc_early_khz=$khz tsc=reliable"
+	export LBS_KERNEL_APPEND
+	say "guest kernel command line: $LBS_KERNEL_APPEND"
+}
+
+# build_insn_tools DIR: the instruction-count plugin (bench/qemu-insn.c) and
+# the guest's mark program (bench/insn-mark.c) into DIR
+build_insn_tools() {
+	mkdir -p "$1"
+	${CC:-gcc} -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden \
+		-o "$1/qemu-insn.so" "$HERE/qemu-insn.c"
+	${CC:-gcc} -static -nostdlib -Wall -Wextra -Werror -o "$1/lbs-mark" "$HERE/insn-mark.c"
 }
 
 # boot_fresh_xfs KERNEL BS INITRD DISK LOG [QEMU ARGS...]: a fresh 4 GiB

@@ -69,6 +69,7 @@ export LBS_QEMU_MEM="${LBS_QEMU_MEM:-2G}"
 export LBS_QEMU_TIMEOUT="${LBS_QEMU_TIMEOUT:-1200}"
 
 sh "$ROOT/scripts/install-deps.sh"
+pin_guest_tsc
 out=$BUILD/bench/kernel-repeat
 mkdir -p "$out"
 build_bench_kernels "$pseries"
@@ -77,10 +78,7 @@ printf 'SIZE_MB=%s\nREPEATS=%s\nINSNS=%s\nINSN_PROFILE=%s\n' "$SIZE_MB" "$REPEAT
 extra=""
 if [ "$insns" = 1 ]; then
 	g=$out/guest
-	mkdir -p "$g"
-	${CC:-gcc} -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden \
-		-o "$g/qemu-insn.so" "$HERE/qemu-insn.c"
-	${CC:-gcc} -static -nostdlib -Wall -Wextra -Werror -o "$g/lbs-mark" "$HERE/insn-mark.c"
+	build_insn_tools "$g"
 	extra="$g/lbs-mark:/bin/lbs-mark"
 fi
 # shellcheck disable=SC2086

@@ -12,9 +12,11 @@
  *   qemu-system-x86_64 -accel tcg ... -smp 1 \
  *       -plugin bench/build/qemu-insn.so,out=FILE[,prof=1]
  *
- * Each executed mark appends "LBS-INSN mark=K n=SEQ total=COUNT" to FILE
- * (K = 1 for a plain mark, 2 for a profile mark; COUNT = instructions
- * executed by the guest since boot). With prof=1 the instructions executed
+ * Each executed mark appends "LBS-INSN mark=K n=SEQ total=COUNT
+ * kernel=KCOUNT" to FILE (K = 1 for a plain mark, 2 for a profile mark;
+ * COUNT = instructions executed by the guest since boot, KCOUNT those of
+ * them in the kernel half of the address space: a job's user space, fio
+ * for one, does work that depends on time). With prof=1 the instructions executed
  * between the 1st and 2nd profile mark, the 3rd and 4th and so on are also
  * kept per translation block, and "LBS-INSN-PC 0xADDR COUNT" lines (one per
  * block start address, summed) are appended at exit.
@@ -94,6 +96,7 @@ static FILE *out;
 static bool prof;
 static bool window_open;
 static uint64_t total;     /* inline: + n_insns per block execution */
+static uint64_t kernel;    /* the same, blocks in the kernel half only */
 static uint64_t seq;
 static struct chunk *chunks;
 
@@ -138,8 +141,8 @@ static void on_mark(unsigned int vcpu, void *udata)
 	/* Blocks made while the window is open start at opened = 0: right. */
 	if (prof && kind == 2)
 		window_toggle();
-	fprintf(out, "LBS-INSN mark=%d n=%" PRIu64 " total=%" PRIu64 "\n",
-		kind, ++seq, total);
+	fprintf(out, "LBS-INSN mark=%d n=%" PRIu64 " total=%" PRIu64
+		" kernel=%" PRIu64 "\n", kind, ++seq, total, kernel);
 	fflush(out);
 }
 
@@ -150,6 +153,10 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	(void)id;
 	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
 						 &total, n);
+	/* x86_64: the kernel runs in the upper half of the address space */
+	if (qemu_plugin_tb_vaddr(tb) >> 63)
+		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+							 &kernel, n);
 	if (prof) {
 		struct tbc *t = tbc_new(qemu_plugin_tb_vaddr(tb), n);
 

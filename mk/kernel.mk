@@ -77,7 +77,7 @@ POWERCUT_ROUNDS ?= 3
 
 qemu-skeleton:
 	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/tests/qemu/skeleton.sh \
-		--series $(KERNEL_SERIES) $(SKELETON_ARGS)
+		--series $(KERNEL_SERIES) $(BENCH_ARGS) $(SKELETON_ARGS)
 
 qemu-pristine-ktap:
 	mkdir -p $(KERNEL_BUILD)/qemu/empty-series
@@ -135,10 +135,12 @@ qemu-verify-matrix:
 #                           patched-6.1 needs $(KERNEL_SERIES) (make kernel-patch).
 #                           Tables: $(BUILD)/bench/kernel-fio.txt. Variables:
 #                           BENCH_PAIRS, ROUNDS (3), SIZE_MB (128),
-#                           LBS_QEMU_MEM (2G), LBS_QEMU_TIMEOUT (1200 per boot).
+#                           LBS_QEMU_MEM (2G), LBS_QEMU_TIMEOUT (1200 per boot),
+#                           BENCH_ARGS (e.g. --insns: kernel instruction counts
+#                           per job, or --profile).
 BENCH_PAIRS ?= patched-6.1:65536 ref-6.12:65536 patched-6.1:16384 ref-6.12:16384 \
 	patched-6.1:4096 ref-6.12:4096 stock-6.1:4096
 .PHONY: bench-kernel
 bench-kernel:
 	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/bench/kernel-fio.sh --pairs "$(BENCH_PAIRS)" \
-		--series $(KERNEL_SERIES)
+		--series $(KERNEL_SERIES) $(BENCH_ARGS)
