@@ -176,7 +176,7 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 }
 
-static void on_exit(qemu_plugin_id_t id, void *udata)
+static void plugin_exit(qemu_plugin_id_t id, void *udata)
 {
 	(void)id;
 	(void)udata;
@@ -222,6 +222,6 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const struct qemu_info *info
 		return -1;
 	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_trans);
-	qemu_plugin_register_atexit_cb(id, on_exit, NULL);
+	qemu_plugin_register_atexit_cb(id, plugin_exit, NULL);
 	return 0;
 }

@@ -9,7 +9,7 @@
  *
  * These run for every page a buffered write or writeback touches, so they
  * are inline: out of line, the calls alone cost a 4k-block write more
- * instructions than the arithmetic (bench/README.md, "Instructions").
+ * instructions than the arithmetic they do.
  */
 #ifndef LBS_PAGEBLOCK_H
 #define LBS_PAGEBLOCK_H
