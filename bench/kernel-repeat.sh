@@ -19,9 +19,8 @@
 # execute (bench/qemu-insn.c, a TCG plugin; one vCPU), which neither code
 # layout nor TCG's slow boots move, and profile them per kernel symbol
 # over the writes (INSN_PROFILE=read: the reads) of repeats 2 and later
-# (bench/insn-profile.py). The
-# plugin slows the guest: read the times of such a run as the counts'
-# companions only.
+# (bench/insn-profile.py). The plugin slows the guest: read the times of
+# such a run as the counts' companions only.
 #
 # Output: per boot the times, then per pair the median and best of the
 # repeats and each pair's median time over the first pair's (< 1: that
