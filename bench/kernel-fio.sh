@@ -207,14 +207,10 @@ python3 "$HERE/kernel-fio-profile.py" $consoles >"$txt.work.tmp" || bad=1
 mv "$txt.work.tmp" "$BUILD/bench/kernel-fio-work.txt"
 say "counters$([ "$profile" = 0 ] || echo " and profiles"): $BUILD/bench/kernel-fio-work.txt"
 if [ -n "$INSN_PROFILE" ]; then
-	maps="" profs=""
-	for k in $kernels; do
-		img=$(kernel_image "$k")
-		maps="$maps --map $k=${img%/arch/x86/boot/bzImage}/System.map"
-	done
+	profs=""
 	for c in $consoles; do profs="$profs $c.insn"; done
 	# shellcheck disable=SC2086
-	python3 "$HERE/insn-profile.py" $maps $profs >"$BUILD/bench/kernel-fio-insn-prof.txt" || bad=1
+	insn_profile "$BUILD/bench/kernel-fio-insn-prof.txt" $profs || bad=1
 	say "instruction profile of $INSN_PROFILE: $BUILD/bench/kernel-fio-insn-prof.txt"
 fi
 say "table: $txt; consoles: $out/*.log; total $(($(date +%s) - t_all))s"

@@ -70,6 +70,20 @@ build_insn_tools() {
 	${CC:-gcc} -static -nostdlib -Wall -Wextra -Werror -o "$1/lbs-mark" "$HERE/insn-mark.c"
 }
 
+# insn_profile OUT KERNEL:BS:PLUGIN_OUT...: bench/insn-profile.py over the
+# plugin outputs, with the System.map of each of $kernels, into OUT
+insn_profile() {
+	iout=$1
+	shift
+	maps=""
+	for k in $kernels; do
+		img=$(kernel_image "$k")
+		maps="$maps --map $k=${img%/arch/x86/boot/bzImage}/System.map"
+	done
+	# shellcheck disable=SC2086
+	python3 "$HERE/insn-profile.py" $maps "$@" >"$iout"
+}
+
 # boot_fresh_xfs KERNEL BS INITRD DISK LOG [QEMU ARGS...]: a fresh 4 GiB
 # sparse image with mkfs.xfs -b size=BS (mkfs defaults otherwise: reflink
 # on), attached with virtio serial "bench", one QEMU boot under boot.sh's

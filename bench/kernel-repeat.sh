@@ -139,13 +139,8 @@ txt=$BUILD/bench/kernel-repeat.txt
 } >"$txt"
 cat "$txt"
 if [ "$insns" = 1 ] && [ -n "$profs" ]; then
-	maps=""
-	for k in $kernels; do
-		img=$(kernel_image "$k")
-		maps="$maps --map $k=${img%/arch/x86/boot/bzImage}/System.map"
-	done
 	# shellcheck disable=SC2086
-	python3 "$HERE/insn-profile.py" $maps $profs >"$BUILD/bench/kernel-repeat-insn-prof.txt" ||
+	insn_profile "$BUILD/bench/kernel-repeat-insn-prof.txt" $profs ||
 		{ say "insn-profile.py failed"; bad=1; }
 	say "profile: $BUILD/bench/kernel-repeat-insn-prof.txt"
 fi
