@@ -15,7 +15,9 @@
 # the simulator's --inject knobs (no-zero-around, no-dio-zero, no-wb-round,
 # mark-partial-uptodate, no-copy-around), copy-around-wrong-source
 # (copy-around's batched read from the COW block instead of the source:
-# patch 30's bio pointed at the wrong mapping), cow-window (COW reservations
+# patch 30's bio pointed at the wrong mapping), zero-around-skip-clean
+# (patch 31's walk skipping uptodate pages that are clean, which the locked
+# path would have dirtied with their block), cow-window (COW reservations
 # over the whole extent size hint at bs > ps), unshare-cancels-dirty
 # (6.1 without the upstream fix of patch 26), delalloc-written (delalloc
 # converted to written extents: stale data after a crash, which only the
