@@ -62,6 +62,14 @@ mark() {
 	if [ "$1" = "${INSN_PROFILE:-}" ]; then /bin/lbs-mark p; else /bin/lbs-mark; fi
 }
 
+# DIRTY_MB (bench.conf, optional): background writeback starts only past
+# DIRTY_MB MiB of dirty pages, so that a job smaller than that writes back
+# at its fsync alone and its work does not depend on the flusher's timing
+if [ -n "${DIRTY_MB:-}" ]; then
+	echo $((DIRTY_MB * 1048576)) >/proc/sys/vm/dirty_background_bytes
+	echo $((DIRTY_MB * 2 * 1048576)) >/proc/sys/vm/dirty_bytes
+fi
+
 fails=0
 job() {
 	name=$1
