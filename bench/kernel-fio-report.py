@@ -160,6 +160,34 @@ def fr(r):
     return "-" if r is None else "%.2f [%.2f-%.2f]" % r
 
 
+def ratio_tables(pairs, cell, speed, fmt, text):
+    """The LBS-efficiency table per block size and the 4k regression table.
+
+    speed(cell_a, cell_b) is the ratio that reads as a's speed over b's
+    (MB/s: a / b; instruction counts: b / a); fmt formats a ratio; text
+    holds the titles and column heads, %-formatted with the block size in
+    KiB where they take one.
+    """
+    stock, ref4, p4 = ("stock-6.1", 4096), ("ref-6.12", 4096), ("patched-6.1", 4096)
+    for bs in sorted({p[1] for p in pairs if p[1] != 4096}, reverse=True):
+        pb, rb, k = ("patched-6.1", bs), ("ref-6.12", bs), bs // 1024
+        print(text["title"] % ((k,) * text["title"].count("%d")))
+        print("| job | %s | %s | LBS efficiency (goal >= 1.0) | verdict |"
+              % (text["patched"] % k, text["ref"] % k))
+        print("|---|---|---|---|---|")
+        for job, _, label in JOBS:
+            x = speed(cell(pb, job), cell(stock, job))
+            y = speed(cell(rb, job), cell(ref4, job))
+            e = quotient(x, y)
+            print("| %s | %s | %s | %s | %s |" % (label, fmt(x), fmt(y), fmt(e), verdict(e, 1.0)))
+    print(text["regression"])
+    print("| job | %s | verdict |" % text["regression_col"])
+    print("|---|---|---|")
+    for job, _, label in JOBS:
+        x = speed(cell(p4, job), cell(stock, job))
+        print("| %s | %s | %s |" % (label, fmt(x), verdict(x, 0.98)))
+
+
 def insn_tables(pairs, boots, name):
     """The --insns tables: counts, then the ratios as speed (inverted)."""
     def cell(pair, job):
@@ -180,25 +208,12 @@ def insn_tables(pairs, boots, name):
         print("| %s | %s |" % (label, " | ".join(
             "%.1f [%.1f-%.1f] %.2f %%" % (c.med() / 1e6, c.lo() / 1e6, c.hi() / 1e6, spread(c))
             if c.ok() else "-" for c in cells)))
-    stock, ref4, p4 = ("stock-6.1", 4096), ("ref-6.12", 4096), ("patched-6.1", 4096)
-    for bs in sorted({p[1] for p in pairs if p[1] != 4096}, reverse=True):
-        pb, rb = ("patched-6.1", bs), ("ref-6.12", bs)
-        print("\nInstruction ratios at %dk as speed (count of the 4k pair / count at %dk):\n"
-              % (bs // 1024, bs // 1024))
-        print("| job | stock 4k / patched %dk | ref 4k / ref %dk | LBS efficiency (goal >= 1.0) "
-              "| verdict |" % (bs // 1024, bs // 1024))
-        print("|---|---|---|---|---|")
-        for job, _, label in JOBS:
-            x, y = ratio(cell(stock, job), cell(pb, job)), ratio(cell(ref4, job), cell(rb, job))
-            e = quotient(x, y)
-            print("| %s | %s | %s | %s | %s |" % (label, fr(x), fr(y), fr(e), verdict(e, 1.0)))
-    print("\nNo regression at 4k in instructions: stock 4k count / patched 4k count "
-          "(goal >= 0.98):\n")
-    print("| job | stock 4k / patched 4k | verdict |")
-    print("|---|---|---|")
-    for job, _, label in JOBS:
-        x = ratio(cell(stock, job), cell(p4, job))
-        print("| %s | %s | %s |" % (label, fr(x), verdict(x, 0.98)))
+    ratio_tables(pairs, cell, lambda a, b: ratio(b, a), fr, {
+        "title": "\nInstruction ratios at %dk as speed (count of the 4k pair / count at %dk):\n",
+        "patched": "stock 4k / patched %dk", "ref": "ref 4k / ref %dk",
+        "regression": "\nNo regression at 4k in instructions: stock 4k count / patched 4k "
+                      "count (goal >= 0.98):\n",
+        "regression_col": "stock 4k / patched 4k"})
 
 
 def main():
@@ -250,24 +265,11 @@ def main():
         print("| %s | %s |" % (label, " | ".join(
             "%.1f [%.1f-%.1f]" % (c.med(), c.lo(), c.hi()) if c.ok() else "-" for c in cells)))
 
-    stock, ref4, p4 = ("stock-6.1", 4096), ("ref-6.12", 4096), ("patched-6.1", 4096)
-    for bs in sorted({p[1] for p in pairs if p[1] != 4096}, reverse=True):
-        pb, rb = ("patched-6.1", bs), ("ref-6.12", bs)
-        print("\nRatios at %dk, median [interval the rounds allow], verdict against the goal:\n"
-              % (bs // 1024))
-        print("| job | patched %dk / stock 4k | ref %dk / ref 4k | LBS efficiency (goal >= 1.0) "
-              "| verdict |" % (bs // 1024, bs // 1024))
-        print("|---|---|---|---|---|")
-        for job, _, label in JOBS:
-            x, y = ratio(cell(pb, job), cell(stock, job)), ratio(cell(rb, job), cell(ref4, job))
-            e = quotient(x, y)
-            print("| %s | %s | %s | %s | %s |" % (label, fr(x), fr(y), fr(e), verdict(e, 1.0)))
-    print("\nNo regression at 4k: patched 4k / stock 4k (goal >= 0.98):\n")
-    print("| job | patched 4k / stock 4k | verdict |")
-    print("|---|---|---|")
-    for job, _, label in JOBS:
-        x = ratio(cell(p4, job), cell(stock, job))
-        print("| %s | %s | %s |" % (label, fr(x), verdict(x, 0.98)))
+    ratio_tables(pairs, cell, ratio, fr, {
+        "title": "\nRatios at %dk, median [interval the rounds allow], verdict against the goal:\n",
+        "patched": "patched %dk / stock 4k", "ref": "ref %dk / ref 4k",
+        "regression": "\nNo regression at 4k: patched 4k / stock 4k (goal >= 0.98):\n",
+        "regression_col": "patched 4k / stock 4k"})
     if any("kinsn" in x for v in boots.values() for _, r in v for x in r.values()):
         insn_tables(pairs, boots, name)
     print("\nDevice bytes per user byte (mean of the rounds):\n")
