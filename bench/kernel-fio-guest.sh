@@ -2,7 +2,8 @@
 # Guest side of bench/kernel-fio.sh: runs as /test.sh in the busybox
 # initramfs (tests/qemu/mkinitramfs.sh). Reads /lbs/bench.conf (SIZE_MB),
 # mounts the virtio disk with serial "bench" (an XFS image made on the host)
-# and runs the fio jobs one after the other, each on its own file:
+# and runs the fio jobs one after the other, each on its own file (mount
+# options from MOUNT_OPTS, if set):
 #
 #   seqwrite      buffered sequential write, 1 MiB requests, end_fsync=1
 #   seqread       buffered sequential read of seqwrite's file, 1 MiB requests
@@ -38,11 +39,12 @@ dev=""
 for d in /sys/block/vd*; do
 	[ "$(cat "$d/serial" 2>/dev/null)" = bench ] && dev=${d##*/}
 done
-if [ -z "$dev" ] || ! mount -t xfs "/dev/$dev" /mnt; then
+if [ -z "$dev" ] || ! mount -t xfs ${MOUNT_OPTS:+-o "$MOUNT_OPTS"} "/dev/$dev" /mnt; then
 	echo "LBS-BENCH: end rc=2 (no bench disk or mount failed: '$dev')"
 	exit 2
 fi
 echo "LBS-BENCH-INFO uname $(uname -r) bs $(stat -f -c %S /mnt) mem_kb $(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo) dev $dev"
+grep " /mnt " /proc/mounts | sed 's/^/LBS-BENCH-MOUNT /'
 
 # fields 1, 3: reads completed, sectors read; 5, 7: writes completed, sectors written
 sect() { awk -v f="$1" '{ print $f }' "/sys/block/$dev/stat"; }

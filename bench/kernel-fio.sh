@@ -6,7 +6,7 @@
 #   bench/kernel-fio.sh [--pairs "KERNEL:BS ..."] [--series DIR] [--profile] [--insns]
 #       (env: LBS_BUILD=build ROUNDS=3 SIZE_MB=128 LBS_QEMU_MEM=2G
 #        LBS_QEMU_TIMEOUT=1200 BUILD_NICE=10 LBS_JOBS=nproc INSN_PROFILE=
-#        DIRTY_MB=)
+#        DIRTY_MB= MOUNT_OPTS=)
 #
 #   KERNEL: patched-6.1 (6.1 + the series in DIR, default
 #   $LBS_BUILD/kernel-patch from make kernel-patch), stock-6.1 (pristine
@@ -50,6 +50,9 @@
 # dirty pages (dirty limit 2N), so jobs smaller than N write back at their
 # fsync alone: their work then does not depend on the flusher's timing,
 # which follows the guest's speed. Not what a default system does.
+# MOUNT_OPTS=OPTS: mount the bench filesystem with -o OPTS (e.g. lazytime:
+# no transaction per clock tick for the timestamps a write updates, whose
+# number follows the job's duration under TCG). Not a default system either.
 #
 # Output: the tables on stdout and in $LBS_BUILD/bench/kernel-fio.txt;
 # consoles in $LBS_BUILD/bench/kernel-fio/KERNEL-BS-rN.log. Exit 0 when
@@ -87,6 +90,7 @@ done
 ROUNDS=${ROUNDS:-3} SIZE_MB=${SIZE_MB:-128}
 case $ROUNDS$SIZE_MB in *[!0-9]* | '') die "ROUNDS and SIZE_MB must be numbers" ;; esac
 case ${DIRTY_MB:-0} in *[!0-9]* | '') die "DIRTY_MB must be a number of MiB" ;; esac
+case ${MOUNT_OPTS:-} in *[!a-z0-9_,=]*) die "MOUNT_OPTS must be mount options (a-z, 0-9, _ , =)" ;; esac
 { [ "$ROUNDS" -ge 1 ] && [ "$SIZE_MB" -ge 1 ]; } || die "ROUNDS and SIZE_MB must be at least 1"
 check_pairs "$pairs"
 [ "$insns" = 0 ] || [ "${LBS_QEMU_SMP:-1}" = 1 ] ||
@@ -133,8 +137,8 @@ libs=$(for b in $bins; do ldd "$b"; done |
 	awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' | sort -u)
 [ -n "$libs" ] || die "ldd listed no libraries for $bins"
 for l in $libs; do specs="$specs $l:$l"; done
-printf 'SIZE_MB=%s\nPROFILE=%s\nINSNS=%s\nINSN_PROFILE=%s\nDIRTY_MB=%s\n' "$SIZE_MB" "$profile" \
-	"$insns" "$INSN_PROFILE" "${DIRTY_MB:-}" >"$g/bench.conf"
+printf 'SIZE_MB=%s\nPROFILE=%s\nINSNS=%s\nINSN_PROFILE=%s\nDIRTY_MB=%s\nMOUNT_OPTS=%s\n' \
+	"$SIZE_MB" "$profile" "$insns" "$INSN_PROFILE" "${DIRTY_MB:-}" "${MOUNT_OPTS:-}" >"$g/bench.conf"
 # shellcheck disable=SC2086
 initrd=$("$Q/mkinitramfs.sh" "$g/initramfs.cpio.gz" \
 	"$HERE/kernel-fio-guest.sh:/test.sh" "$g/bench.conf:/lbs/bench.conf" $specs)
