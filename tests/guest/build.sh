@@ -3,7 +3,8 @@
 #
 #   build.sh OUTDIR
 #
-# OUTDIR/lbs-verify from tests/guest/lbs-verify.c, vlib.c and reflink.c
+# OUTDIR/lbs-verify from tests/guest/lbs-verify.c, vlib.c, reflink.c and
+# writeback.c
 # (gcc -static, glibc only),
 # and OUTDIR/lbs-fsx, a copy of $LBS_BUILD/meson/sim/lbs-fsx-static, which is
 # built here (meson setup $LBS_BUILD/meson if needed; ninja) together with the
@@ -22,7 +23,7 @@ CC=${CC:-gcc}
 
 bin=$out/lbs-verify
 $CC -static -O2 -g -Wall -Wextra -Werror -o "$bin.tmp" "$HERE/lbs-verify.c" \
-	"$HERE/vlib.c" "$HERE/reflink.c"
+	"$HERE/vlib.c" "$HERE/reflink.c" "$HERE/writeback.c"
 mv "$bin.tmp" "$bin"
 file -L "$bin" | grep -q 'statically linked' || { echo "build.sh: $bin is not static" >&2; exit 1; }
 echo "$bin:/bin/lbs-verify"

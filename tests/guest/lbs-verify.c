@@ -775,6 +775,9 @@ static const struct vtest *find(const char *name)
 	for (unsigned int i = 0; i < nr_reflink_tests; i++)
 		if (!strcmp(name, reflink_tests[i].name))
 			return &reflink_tests[i];
+	for (unsigned int i = 0; i < nr_writeback_tests; i++)
+		if (!strcmp(name, writeback_tests[i].name))
+			return &writeback_tests[i];
 	return NULL;
 }
 
@@ -787,6 +790,8 @@ int main(int argc, char **argv)
 			printf("%s\n", tests[i].name);
 		for (unsigned int i = 0; i < nr_reflink_tests; i++)
 			printf("%s\n", reflink_tests[i].name);
+		for (unsigned int i = 0; i < nr_writeback_tests; i++)
+			printf("%s\n", writeback_tests[i].name);
 		return 0;
 	}
 	if (argc != 5) {

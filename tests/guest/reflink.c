@@ -332,23 +332,6 @@ static int t_reflink_unshare_dirty(void)
 	return verify_buffered("ud", &m, "unshare with dirty pages, after remount");
 }
 
-#ifndef XFS_IOC_GOINGDOWN
-#define XFS_IOC_GOINGDOWN _IOR('X', 125, uint32_t)
-#endif
-
-/* shut down with the log flushed (committed transactions survive, dirty
- * data does not), unmount, mount again: log recovery */
-static int shutdown_remount(int fd)
-{
-	uint32_t flags = 1;	/* XFS_FSOP_GOING_FLAGS_LOGFLUSH */
-
-	SYS(ioctl(fd, XFS_IOC_GOINGDOWN, &flags));
-	close(fd);
-	SYS(umount(mnt));
-	SYS(mount(dev, mnt, "xfs", 0, NULL));
-	return 0;
-}
-
 /*
  * A clone into [i_disk_size, i_size) does not move i_disk_size; a crash
  * then leaves the shared block mapped past EOF.  A later write over it

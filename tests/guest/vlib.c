@@ -248,6 +248,23 @@ int remount(void)
 	return 0;
 }
 
+#ifndef XFS_IOC_GOINGDOWN
+#define XFS_IOC_GOINGDOWN _IOR('X', 125, uint32_t)
+#endif
+
+/* shut down with the log flushed (committed transactions survive, dirty
+ * data does not), unmount, mount again: log recovery */
+int shutdown_remount(int fd)
+{
+	uint32_t flags = 1;	/* XFS_FSOP_GOING_FLAGS_LOGFLUSH */
+
+	SYS(ioctl(fd, XFS_IOC_GOINGDOWN, &flags));
+	close(fd);
+	SYS(umount(mnt));
+	SYS(mount(dev, mnt, "xfs", 0, NULL));
+	return 0;
+}
+
 int newfile(const char *name, int flags)
 {
 	unlink(fpath(name));

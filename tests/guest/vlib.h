@@ -3,7 +3,7 @@
  * The guest suite's shared helpers (vlib.c): the in-memory model of a file,
  * checks of a file against it (buffered, O_DIRECT, after drop_caches), the
  * raw device view of a block, and the first-failure reason every test
- * reports.  Used by lbs-verify.c and reflink.c.
+ * reports.  Used by lbs-verify.c, reflink.c and writeback.c.
  */
 #ifndef LBS_GUEST_VLIB_H
 #define LBS_GUEST_VLIB_H
@@ -50,6 +50,7 @@ int verify_buffered(const char *name, const struct model *m, const char *ctx);
 int verify_dio(const char *name, const struct model *m, const char *ctx);
 int verify_both(const char *name, const struct model *m, const char *ctx);
 int remount(void);
+int shutdown_remount(int fd);
 int newfile(const char *name, int flags);
 int mmap_write(int fd, struct model *m, long off, long len, int seed);
 struct fiemap_extent;
@@ -64,5 +65,8 @@ struct vtest {
 };
 extern const struct vtest reflink_tests[];
 extern const unsigned int nr_reflink_tests;
+/* and of writeback.c */
+extern const struct vtest writeback_tests[];
+extern const unsigned int nr_writeback_tests;
 
 #endif /* LBS_GUEST_VLIB_H */

@@ -21,9 +21,13 @@
 # over the whole extent size hint at bs > ps), unshare-cancels-dirty
 # (6.1 without the upstream fix of patch 26), delalloc-written (delalloc
 # converted to written extents: stale data after a crash, which only the
-# crash campaigns can see) and fsync-no-log (fsync without its log force:
+# crash campaigns can see), fsync-no-log (fsync without its log force:
 # fsynced data lost by a shutdown without the log flush or a power cut,
-# tests/qemu/powercut.sh).  The runs share the worktree and object directory
+# tests/qemu/powercut.sh), wb-no-block-stop (the flusher's pass may end
+# inside a block: patch 9's stop rule off, which wb-budget-stop sees as an
+# unwritten block with pages on disk) and wb-split-convert (that, and I/O
+# completion rounding out as 6.1 does, patch 27 off: stale pages in a
+# written block).  The runs share the worktree and object directory
 # build/linux/patched-6.1-selftest (incremental builds); each report is kept
 # as build/qemu/patched-6.1-selftest/KNOB.report.txt.
 #
