@@ -56,6 +56,9 @@ int mmap_write(int fd, struct model *m, long off, long len, int seed);
 struct fiemap_extent;
 int fiemap_block(int fd, long blk, unsigned int flags,
 		 struct fiemap_extent *out);
+/* block blk's extent flags, and its disk contents unless it is delalloc:
+ * 1 mapped, 0 a hole, -1 error */
+int block_on_disk(int fd, long blk, unsigned char *out, unsigned int *flags);
 int raw_block(int fd, long blk, unsigned char *out);
 
 /* the tests of reflink.c, in the order they run */

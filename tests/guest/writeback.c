@@ -181,23 +181,19 @@ enum bstate { B_HOLE, B_DELALLOC, B_UNWRITTEN, B_WRITTEN };
 
 static int block_state(int fd, long blk, unsigned char *raw, enum bstate *st)
 {
-	struct fiemap_extent x;
-	int dfd, r = fiemap_block(fd, blk, 0, &x);
+	unsigned int flags;
+	int r = block_on_disk(fd, blk, raw, &flags);
 
-	SYS(r);
-	if (!r) {
+	if (r < 0)
+		return -1;
+	if (!r)
 		*st = B_HOLE;
-		return 0;
-	}
-	if (x.fe_flags & (FIEMAP_EXTENT_DELALLOC | FIEMAP_EXTENT_UNKNOWN)) {
+	else if (flags & (FIEMAP_EXTENT_DELALLOC | FIEMAP_EXTENT_UNKNOWN))
 		*st = B_DELALLOC;
-		return 0;
-	}
-	*st = (x.fe_flags & FIEMAP_EXTENT_UNWRITTEN) ? B_UNWRITTEN : B_WRITTEN;
-	SYS(dfd = open(dev, O_RDONLY | O_DIRECT));
-	r = pread(dfd, raw, bs, x.fe_physical + (blk * bs - x.fe_logical));
-	close(dfd);
-	CHK(r == bs, "raw read of block %ld: %s", blk, r < 0 ? strerror(errno) : "short");
+	else if (flags & FIEMAP_EXTENT_UNWRITTEN)
+		*st = B_UNWRITTEN;
+	else
+		*st = B_WRITTEN;
 	return 0;
 }
 
