@@ -767,17 +767,25 @@ static const struct vtest tests[] = {
 	{ "runt-ag", t_runt_ag },
 };
 
+static const unsigned int nr_tests = sizeof(tests) / sizeof(tests[0]);
+
+/* every test table, in the order the tests run */
+static const struct {
+	const struct vtest *t;
+	const unsigned int *n;
+} groups[] = {
+	{ tests, &nr_tests },
+	{ reflink_tests, &nr_reflink_tests },
+	{ writeback_tests, &nr_writeback_tests },
+};
+#define NR_GROUPS (sizeof(groups) / sizeof(groups[0]))
+
 static const struct vtest *find(const char *name)
 {
-	for (unsigned int i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-		if (!strcmp(name, tests[i].name))
-			return &tests[i];
-	for (unsigned int i = 0; i < nr_reflink_tests; i++)
-		if (!strcmp(name, reflink_tests[i].name))
-			return &reflink_tests[i];
-	for (unsigned int i = 0; i < nr_writeback_tests; i++)
-		if (!strcmp(name, writeback_tests[i].name))
-			return &writeback_tests[i];
+	for (unsigned int g = 0; g < NR_GROUPS; g++)
+		for (unsigned int i = 0; i < *groups[g].n; i++)
+			if (!strcmp(name, groups[g].t[i].name))
+				return &groups[g].t[i];
 	return NULL;
 }
 
@@ -786,12 +794,9 @@ int main(int argc, char **argv)
 	const struct vtest *t;
 
 	if (argc == 2 && !strcmp(argv[1], "--list")) {
-		for (unsigned int i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-			printf("%s\n", tests[i].name);
-		for (unsigned int i = 0; i < nr_reflink_tests; i++)
-			printf("%s\n", reflink_tests[i].name);
-		for (unsigned int i = 0; i < nr_writeback_tests; i++)
-			printf("%s\n", writeback_tests[i].name);
+		for (unsigned int g = 0; g < NR_GROUPS; g++)
+			for (unsigned int i = 0; i < *groups[g].n; i++)
+				printf("%s\n", groups[g].t[i].name);
 		return 0;
 	}
 	if (argc != 5) {
