@@ -49,6 +49,10 @@ static void report(struct ctx *c, const struct op_rec *r, const char *what,
 		" = STALE device pattern" :
 		(mm->actual == 0xdb ? " (uninitialised folio memory?)" : ""),
 		desc);
+	if (mm->rule >= 0)
+		fprintf(c->log, "  only crash rule %s explains these bytes, "
+			"and it is not allowed here (--crash-allow)\n",
+			lbs_crash_rule_name((unsigned)mm->rule));
 }
 
 static uint64_t fnv1a64(const uint8_t *p, uint64_t n)
@@ -506,8 +510,9 @@ int fsx_ctx_init(struct ctx *c, const struct lbs_fsx_opts *o,
 		lbs_oracle_no_crash(c->orc);
 	else if (b->crash_lazy_meta)
 		lbs_oracle_lazy_meta(c->orc);
-	else if (b->crash_lazy_truncate)
-		lbs_oracle_lazy_truncate(c->orc);
+	else if (b->crash_track_tails)
+		lbs_oracle_track_tails(c->orc);
+	lbs_oracle_allow(c->orc, o->crash_allow);
 	if (o->journal && !replay)
 		lbs_oracle_set_journal(c->orc, o->journal, o->journal_arg);
 	if (!c->mix_total) {
@@ -535,6 +540,9 @@ void fsx_ctx_fini(struct ctx *c, struct lbs_fsx_result *r, int rc)
 	memcpy(r->unsupported, c->unsup, sizeof(c->unsup));
 	r->unsupported_mask = c->unsup_mask;
 	r->crash_skipped = c->crash_skipped;
+	memcpy(r->crash_rules, lbs_oracle_rule_counts(c->orc),
+	       sizeof(r->crash_rules));
+	r->crash_allow = c->o->crash_allow;
 	r->dio_unaligned_ok = c->dio_unaligned_ok;
 	r->final_sum = c->final_sum;
 	r->final_sum_valid = c->final_sum_valid && !rc;

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "oracle.h"
+
 /* the op kinds of the campaign, for --ops-mix */
 #define LBS_FSX_NOPS 22
 const char *lbs_fsx_op_name(unsigned k);	/* NULL past the last */
@@ -26,6 +28,9 @@ struct lbs_fsx_opts {
 	unsigned inject;
 	uint32_t folio_order;	/* simulator: max_folio_order (bs <= ps) */
 	bool no_crash;		/* leave crash out of the mix */
+	/* named exceptions a crash check may use (LBS_CRASH_F(), oracle.h;
+	 * lbs_oracle_allow()) */
+	unsigned crash_allow;
 	FILE *record;		/* .fsxops output, or NULL */
 	FILE *log;		/* mismatch reports, or NULL (stderr) */
 	bool progress;
@@ -88,6 +93,10 @@ struct lbs_fsx_result {
 	uint64_t unsupported[LBS_FSX_NFEAT];	/* ops skipped, per feature */
 	unsigned unsupported_mask;	/* given or detected */
 	uint64_t crash_skipped;		/* crash ops a real file cannot do */
+	/* per named exception (enum lbs_crash_rule): the crashes and bytes
+	 * it explained, and whether it was allowed */
+	struct lbs_crash_rule_count crash_rules[LBS_CRASH_NR_RULES];
+	unsigned crash_allow;
 	uint64_t dio_unaligned_ok;	/* unaligned O_DIRECT the fs accepted */
 	uint64_t final_sum;		/* FNV-1a 64 of the final file bytes */
 	bool final_sum_valid;
@@ -102,6 +111,9 @@ void lbs_fsx_print_final_sum(FILE *f, const struct lbs_fsx_result *r);
 /* the unsupported list, a newline and (@final_sum) the final sum */
 void lbs_fsx_print_tail(FILE *f, const struct lbs_fsx_result *r,
 			bool final_sum);
+/* "crash rules (crashes/bytes): truncate-tail 0/0 denied, ..." and a
+ * newline, when the run crashed */
+void lbs_fsx_print_crash_rules(FILE *f, const struct lbs_fsx_result *r);
 /* a replay's summary line (@what: "replay F.fsxops"), then the tail */
 void lbs_fsx_print_replay(FILE *f, const char *what,
 			  const struct lbs_fsx_result *r, int rc,

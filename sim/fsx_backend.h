@@ -46,8 +46,9 @@ struct fsx_backend {
 	/* a crash may lose metadata changes not yet fsynced (a log that
 	 * was not flushed): lbs_oracle_lazy_meta() */
 	bool crash_lazy_meta;
-	/* ... or only the zeroes of a truncate: lbs_oracle_lazy_truncate() */
-	bool crash_lazy_truncate;
+	/* ... or kept (log flushed), the named exceptions tracked for the
+	 * report: lbs_oracle_track_tails() */
+	bool crash_track_tails;
 	unsigned unsupported;	/* LBS_FSX_F(): found missing at setup */
 
 	uint64_t (*size)(void *p);

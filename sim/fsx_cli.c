@@ -2,6 +2,7 @@
 /* The shared command line of the fsx tools; see fsx_cli.h. */
 #define _GNU_SOURCE
 #include "fsx_cli.h"
+#include "oracle.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -11,7 +12,7 @@
 enum {
 	O_BS = 256, O_PS, O_OPS, O_SEED, O_FSIZE, O_OPSIZE, O_NOCRASH,
 	O_QUIET, O_RECORD, O_UNSUP, O_FSUM, O_MIX, O_CHECK, O_INJECT,
-	O_PERTURB_W, O_PERTURB_G, O_PERTURB_D, O_FOLIO,
+	O_PERTURB_W, O_PERTURB_G, O_PERTURB_D, O_FOLIO, O_CRASH_ALLOW,
 };
 
 static const struct option common[] = {
@@ -24,6 +25,7 @@ static const struct option common[] = {
 	{ "final-sum", 0, NULL, O_FSUM }, { "ops-mix", 1, NULL, O_MIX },
 	{ "check-every", 1, NULL, O_CHECK }, { "inject", 1, NULL, O_INJECT },
 	{ "max-folio-order", 1, NULL, O_FOLIO },
+	{ "crash-allow", 1, NULL, O_CRASH_ALLOW },
 	{ "test-perturb-write", 1, NULL, O_PERTURB_W },
 	{ "test-perturb-gendata", 0, NULL, O_PERTURB_G },
 	{ "test-dio-accept-unaligned", 0, NULL, O_PERTURB_D },
@@ -135,6 +137,14 @@ static int one(struct fsx_cli *cli, int c, const char *arg)
 			return -1;
 		}
 		return 0;
+	case O_CRASH_ALLOW:
+		if (lbs_crash_rules_parse(arg, &o->crash_allow)) {
+			fprintf(stderr, "%s: --crash-allow \"%s\": rules are "
+				"none or a list of %s\n", cli->prog, arg,
+				lbs_crash_rule_names());
+			return -1;
+		}
+		return 0;
 	case O_MIX:
 		if (lbs_fsx_mix_parse(arg, o->mix, err, sizeof(err))) {
 			fprintf(stderr, "%s: %s\n", cli->prog, err);
@@ -236,10 +246,12 @@ void fsx_cli_usage(FILE *f, bool inject)
 		"  --no-crash           no crash ops (replay: crash notes stay\n"
 		"                       comments)\n"
 		"  --unsupported LIST   features to skip: %s\n"
+		"  --crash-allow LIST   named exceptions a crash check may use\n"
+		"                       (sim/oracle.h; default none): %s\n"
 		"  --ops-mix OP=W,...   weights per op; ops left out get 0 (\"reflink\"\n"
 		"                       first: the default mix plus the remap ops); ops:\n"
 		"                       ",
-		lbs_fsx_feature_names());
+		lbs_fsx_feature_names(), lbs_crash_rule_names());
 	for (unsigned k = 0; lbs_fsx_op_name(k); k++)
 		fprintf(f, "%s%s", k ? (k % 6 ? " " : "\n                       ")
 			: "", lbs_fsx_op_name(k));

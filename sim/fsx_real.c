@@ -515,7 +515,7 @@ int fsx_real_open(struct fsx_backend *b, const char *path,
 		.dio_read_lax = true,	/* iomap: holes, unwritten, EOF */
 		.can_crash = r->crash_mode != FSX_CRASH_NONE,
 		.crash_lazy_meta = r->crash_mode == FSX_CRASH_NOLOGFLUSH,
-		.crash_lazy_truncate = r->crash_mode == FSX_CRASH_LOGFLUSH,
+		.crash_track_tails = r->crash_mode == FSX_CRASH_LOGFLUSH,
 		.size = r_size, .read = r_read, .map_read = r_map_read,
 		.dio_read = r_dio_read, .write = r_write,
 		.dio_write = r_dio_write, .mmap_write = r_mmap_write,

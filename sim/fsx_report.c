@@ -68,8 +68,22 @@ void lbs_fsx_print_tail(FILE *f, const struct lbs_fsx_result *r,
 {
 	lbs_fsx_print_unsupported(f, r);
 	fprintf(f, "\n");
+	lbs_fsx_print_crash_rules(f, r);
 	if (final_sum)
 		lbs_fsx_print_final_sum(f, r);
+}
+
+void lbs_fsx_print_crash_rules(FILE *f, const struct lbs_fsx_result *r)
+{
+	if (!r->crashes)
+		return;
+	fprintf(f, "crash rules (crashes/bytes):");
+	for (unsigned k = 0; k < LBS_CRASH_NR_RULES; k++)
+		fprintf(f, " %s %" PRIu64 "/%" PRIu64 " %s",
+			lbs_crash_rule_name(k), r->crash_rules[k].crashes,
+			r->crash_rules[k].bytes,
+			r->crash_allow & LBS_CRASH_F(k) ? "allowed" : "denied");
+	fprintf(f, "\n");
 }
 
 void lbs_fsx_print_replay(FILE *f, const char *what,

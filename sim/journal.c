@@ -140,7 +140,8 @@ static const char *const tname[LBS_OREC_NR] = {
 	[LBS_OREC_INTENT_SIZE] = "intent size",
 };
 
-int lbs_journal_check(const char *jpath, const char *fpath, FILE *out)
+int lbs_journal_check(const char *jpath, const char *fpath, unsigned allow,
+		      FILE *out)
 {
 	struct lbs_oracle_mismatch mm;
 	struct lbs_oracle_rec last = { 0 };
@@ -167,6 +168,7 @@ int lbs_journal_check(const char *jpath, const char *fpath, FILE *out)
 	}
 	o = lbs_oracle_new(h.max, (uint32_t)h.seed);
 	lbs_oracle_lazy_meta(o);	/* a power cut flushes nothing */
+	lbs_oracle_allow(o, allow);
 	for (uint64_t i = 1; (i + 1) * SLOT <= jn; i++) {
 		struct rec r;
 		struct lbs_oracle_rec or;
@@ -202,7 +204,15 @@ int lbs_journal_check(const char *jpath, const char *fpath, FILE *out)
 		last.type ? tname[last.type] : "none", last.a, last.b, fpath,
 		fn);
 	if (ok) {
-		fprintf(out, "every byte is fsynced data or a later change\n");
+		const struct lbs_crash_rule_count *k = lbs_oracle_rule_counts(o);
+
+		fprintf(out, "every byte is fsynced data or a later change");
+		for (unsigned r = 0; r < LBS_CRASH_NR_RULES; r++)
+			if (k[r].bytes)
+				fprintf(out, "%s %s %" PRIu64 " bytes",
+					r ? "," : "; crash rules used:",
+					lbs_crash_rule_name(r), k[r].bytes);
+		fprintf(out, "\n");
 	} else if (fn > h.max || mm.size_bad) {
 		fprintf(out, "MISMATCH: size %" PRIu64 ", expected %" PRIu64
 			"..%" PRIu64 "\n", fn, mm.size_expected_lo,
@@ -213,9 +223,11 @@ int lbs_journal_check(const char *jpath, const char *fpath, FILE *out)
 
 		fprintf(out, "MISMATCH at offset 0x%" PRIx64 " (%" PRIu64
 			" bad bytes from there): durable 0x%02x, actual "
-			"0x%02x%s\n", mm.off, mm.len, mm.expected, mm.actual,
-			stale ? " (the device's STALEDA fill: stale data)" :
-			"");
+			"0x%02x%s%s%s\n", mm.off, mm.len, mm.expected,
+			mm.actual, stale ? " (the device's STALEDA fill: stale "
+			"data)" : "", mm.rule >= 0 ? "; only crash rule, not "
+			"allowed: " : "", mm.rule >= 0 ?
+			lbs_crash_rule_name((unsigned)mm.rule) : "");
 	}
 	free(jb);
 	free(fb);

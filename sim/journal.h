@@ -24,6 +24,7 @@ void lbs_journal_close(struct lbs_journal *j);
  * (the bytes log recovery left) against it, as after a crash with lazy
  * metadata; one line to @out.  0: good, 1: mismatch, 2: bad input.
  */
-int lbs_journal_check(const char *jpath, const char *fpath, FILE *out);
+int lbs_journal_check(const char *jpath, const char *fpath, unsigned allow,
+		      FILE *out);
 
 #endif

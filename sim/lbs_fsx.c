@@ -183,7 +183,8 @@ int main(int argc, char **argv)
 	}
 	path = argv[optind];
 	if (t.check_journal)	/* no campaign: the file is the one to check */
-		return lbs_journal_check(t.check_journal, path, stdout);
+		return lbs_journal_check(t.check_journal, path,
+					 o->crash_allow, stdout);
 	if (cli.have_bs && !pow2_in(o->block_size, 512, 65536)) {
 		fprintf(stderr, "lbs-fsx: --block-size %u: a power of two "
 			"from 512 to 65536\n", o->block_size);

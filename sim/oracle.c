@@ -29,10 +29,12 @@ struct lbs_oracle {
 	uint8_t *ok;			/* scratch for crash checks */
 	bool untracked;		/* lbs_oracle_no_crash(): dur, log unused */
 	bool lazy;		/* lbs_oracle_lazy_meta() */
-	bool lazy_trunc;	/* lbs_oracle_lazy_truncate() */
-	/* lazy_trunc: per offset, a bit for each value the bytes past EOF
-	 * on disk may hold there (values that went past EOF unflushed) */
-	uint8_t (*ghost)[32];
+	bool track;		/* lbs_oracle_track_tails(): ghosts kept */
+	/* per named rule (oracle.h), per offset, a bit for each value the
+	 * disk may still hold there past EOF; NULL until the rule is used */
+	uint8_t (*ghost[LBS_CRASH_NR_RULES])[32];
+	unsigned allow;		/* LBS_CRASH_F() of the rules a crash may use */
+	struct lbs_crash_rule_count counts[LBS_CRASH_NR_RULES];
 	void (*jfn)(void *arg, const struct lbs_oracle_rec *r);
 	void *jarg;
 };
@@ -91,56 +93,121 @@ void lbs_oracle_no_crash(struct lbs_oracle *o)
 	o->untracked = true;
 }
 
-void lbs_oracle_lazy_truncate(struct lbs_oracle *o)
+void lbs_oracle_track_tails(struct lbs_oracle *o)
 {
-	o->lazy_trunc = true;
-	if (!o->ghost) {
-		o->ghost = calloc(o->max + 1, sizeof(*o->ghost));
-		if (!o->ghost)
-			abort();
-	}
+	o->track = true;
 }
 
 void lbs_oracle_lazy_meta(struct lbs_oracle *o)
 {
 	o->lazy = true;
-	lbs_oracle_lazy_truncate(o);
+	lbs_oracle_track_tails(o);
 }
 
-static void ghost_add(struct lbs_oracle *o, uint64_t i, uint8_t v)
+static const char *const rule_names[LBS_CRASH_NR_RULES] = {
+	[LBS_CRASH_TRUNCATE_TAIL] = "truncate-tail",
+	[LBS_CRASH_CRASH_TAIL] = "crash-tail",
+	[LBS_CRASH_REMAP_TAIL] = "remap-tail",
+};
+
+const char *lbs_crash_rule_name(unsigned rule)
 {
-	o->ghost[i][v >> 3] |= (uint8_t)(1u << (v & 7));
+	return rule < LBS_CRASH_NR_RULES ? rule_names[rule] : NULL;
 }
 
-static bool ghost_has(const struct lbs_oracle *o, uint64_t i, uint8_t v)
+const char *lbs_crash_rule_names(void)
 {
-	return o->ghost && (o->ghost[i][v >> 3] >> (v & 7) & 1);
+	return "truncate-tail, crash-tail, remap-tail";
 }
 
-static void change_values_to_ghost(struct lbs_oracle *o, uint64_t from,
-				   uint64_t to);
+int lbs_crash_rules_parse(const char *list, unsigned *mask)
+{
+	const char *p = list;
+
+	*mask = 0;
+	if (!strcmp(list, "none"))
+		return 0;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		unsigned k;
+
+		for (k = 0; k < LBS_CRASH_NR_RULES; k++)
+			if (strlen(rule_names[k]) == n &&
+			    !strncmp(p, rule_names[k], n))
+				break;
+		if (k == LBS_CRASH_NR_RULES)
+			return -1;
+		*mask |= LBS_CRASH_F(k);
+		p += n;
+		if (*p)
+			p++;
+	}
+	return 0;
+}
+
+void lbs_oracle_allow(struct lbs_oracle *o, unsigned rules)
+{
+	o->allow = rules;
+}
+
+const struct lbs_crash_rule_count *
+lbs_oracle_rule_counts(const struct lbs_oracle *o)
+{
+	return o->counts;
+}
+
+static void ghost_add(struct lbs_oracle *o, unsigned rule, uint64_t i,
+		      uint8_t v)
+{
+	if (!o->ghost[rule]) {
+		o->ghost[rule] = calloc(o->max + 1, sizeof(*o->ghost[rule]));
+		if (!o->ghost[rule])
+			abort();
+	}
+	o->ghost[rule][i][v >> 3] |= (uint8_t)(1u << (v & 7));
+}
+
+static bool ghost_has(const struct lbs_oracle *o, unsigned rule, uint64_t i,
+		      uint8_t v)
+{
+	return o->ghost[rule] && (o->ghost[rule][i][v >> 3] >> (v & 7) & 1);
+}
+
+static uint8_t change_value(const struct lbs_oracle *o,
+			    const struct change *c, uint64_t i);
 
 /*
- * [from, to) goes past EOF without its zeroes reaching the disk: the
- * disk may keep any value those bytes could have had, and show it once
- * the file grows back over them
+ * [from, to) goes past EOF while the disk may keep what it held there:
+ * each value the bytes could have on disk (the durable one, or one a
+ * change since put there) is kept under @rule, a remap's bytes under
+ * remap-tail, for a later crash to show once the file has grown back
+ * over them (lbs_oracle_crash() accepts them only if @rule is allowed)
  */
-static void to_ghost(struct lbs_oracle *o, uint64_t from, uint64_t to)
+static void to_ghost(struct lbs_oracle *o, unsigned rule, uint64_t from,
+		     uint64_t to)
 {
-	if (!o->ghost || o->untracked)
+	if (o->untracked || (!o->track && !o->allow) || from >= to)
 		return;
-	for (uint64_t i = from; i < to; i++) {
-		ghost_add(o, i, o->cur[i]);
-		ghost_add(o, i, o->dur[i]);
+	for (uint64_t i = from; i < to; i++)
+		ghost_add(o, rule, i, o->dur[i]);
+	for (size_t k = 0; k < o->nlog; k++) {
+		const struct change *c = &o->log[k];
+		uint64_t s = c->pos > from ? c->pos : from;
+		uint64_t e = c->pos + c->len < to ? c->pos + c->len : to;
+		unsigned r = c->copy && rule == LBS_CRASH_CRASH_TAIL ?
+			     LBS_CRASH_REMAP_TAIL : rule;
+
+		for (uint64_t i = s; i < e; i++)
+			ghost_add(o, r, i, change_value(o, c, i));
 	}
-	change_values_to_ghost(o, from, to);
 }
 
 /* bytes below a known size: whatever was past EOF there is gone */
 static void ghost_clear_below(struct lbs_oracle *o, uint64_t size)
 {
-	if (o->ghost)
-		memset(o->ghost, 0, size * sizeof(*o->ghost));
+	for (unsigned k = 0; k < LBS_CRASH_NR_RULES; k++)
+		if (o->ghost[k])
+			memset(o->ghost[k], 0, size * sizeof(*o->ghost[k]));
 }
 
 /* lazy metadata: a size change may be lost, so the size may fall back
@@ -169,7 +236,8 @@ void lbs_oracle_free(struct lbs_oracle *o)
 	free(o->odd);
 	free(o->log);
 	free(o->data);
-	free(o->ghost);
+	for (unsigned k = 0; k < LBS_CRASH_NR_RULES; k++)
+		free(o->ghost[k]);
 	free(o);
 }
 
@@ -244,19 +312,13 @@ static void log_add_copy(struct lbs_oracle *o, uint64_t pos, uint64_t len)
 	o->ndata += len;
 }
 
-static void change_values_to_ghost(struct lbs_oracle *o, uint64_t from,
-				   uint64_t to)
+/* the byte change @c put at @i */
+static uint8_t change_value(const struct lbs_oracle *o,
+			    const struct change *c, uint64_t i)
 {
-	for (size_t k = 0; k < o->nlog; k++) {
-		const struct change *c = &o->log[k];
-		uint64_t s = c->pos > from ? c->pos : from;
-		uint64_t e = c->pos + c->len < to ? c->pos + c->len : to;
-
-		for (uint64_t i = s; i < e; i++)
-			ghost_add(o, i, c->copy ? o->data[c->tc + i - c->pos] :
-				  c->zero ? 0 :
-				  (uint8_t)((uint8_t)(c->tc % 256) + o->odd[i]));
-	}
+	if (c->copy)
+		return o->data[c->tc + i - c->pos];
+	return c->zero ? 0 : (uint8_t)((uint8_t)(c->tc % 256) + o->odd[i]);
 }
 
 /* the log emptied: the copied bytes are no longer needed */
@@ -357,23 +419,16 @@ void lbs_oracle_set_size(struct lbs_oracle *o, uint64_t size)
 		uint64_t lo = size < o->size ? size : o->size;
 		uint64_t hi = size < o->size ? o->size : size;
 
-		to_ghost(o, lo, hi);
+		to_ghost(o, LBS_CRASH_TRUNCATE_TAIL, size, o->size);
 		memset(o->cur + lo, 0, hi - lo);
 		log_add(o, lo, hi - lo, 0, true);
 		o->size = size;
 		lazy_size(o, size);
 		return;
 	}
-	if (o->lazy_trunc && !o->untracked && size < o->size) {
-		/* the size is durable, the zeroes it made are not */
-		to_ghost(o, size, o->size);
-		memset(o->cur + size, 0, o->size - size);
-		log_add(o, size, o->size - size, 0, true);
-		o->size = size;
-		o->size_lo = o->size_hi = size;
-		return;
-	}
 	if (size < o->size) {
+		/* durable: the cut-off bytes are gone, unless truncate-tail */
+		to_ghost(o, LBS_CRASH_TRUNCATE_TAIL, size, o->size);
 		memset(o->cur + size, 0, o->size - size);
 		touch(o, size, o->size);
 		dur_zero_from(o, size);
@@ -497,14 +552,40 @@ bool lbs_oracle_check_read(const struct lbs_oracle *o, uint64_t pos,
 	return false;
 }
 
+/*
+ * A byte that is neither durable nor a value written since: the first
+ * named rule whose ghost values hold it, an allowed one first (counted),
+ * else a denied one (for the report); -1 for none
+ */
+static int crash_rule(struct lbs_oracle *o, uint64_t i, uint8_t v,
+		      bool *allowed)
+{
+	int denied = -1;
+
+	for (unsigned k = 0; k < LBS_CRASH_NR_RULES; k++) {
+		if (!ghost_has(o, k, i, v))
+			continue;
+		if (o->allow & LBS_CRASH_F(k)) {
+			*allowed = true;
+			return (int)k;
+		}
+		if (denied < 0)
+			denied = (int)k;
+	}
+	*allowed = false;
+	return denied;
+}
+
 bool lbs_oracle_crash(struct lbs_oracle *o, uint64_t size,
 		      const uint8_t *buf, struct lbs_oracle_mismatch *mm)
 {
 	uint64_t old = o->size > o->dur_end ? o->size : o->dur_end;
+	uint64_t used[LBS_CRASH_NR_RULES] = { 0 };
 
 	if (o->untracked)
 		abort();	/* lbs_oracle_no_crash() said there would be none */
 	memset(mm, 0, sizeof(*mm));
+	mm->rule = -1;
 	if (size < o->size_lo || size > o->size_hi) {
 		mm->size_bad = true;
 		mm->size_expected_lo = o->size_lo;
@@ -513,39 +594,45 @@ bool lbs_oracle_crash(struct lbs_oracle *o, uint64_t size,
 		return false;
 	}
 	for (uint64_t i = 0; i < size; i++)
-		o->ok[i] = buf[i] == o->dur[i] || ghost_has(o, i, buf[i]);
+		o->ok[i] = buf[i] == o->dur[i];
 	for (size_t k = 0; k < o->nlog; k++) {
 		const struct change *c = &o->log[k];
 		uint64_t e = c->pos + c->len < size ? c->pos + c->len : size;
-		uint8_t t = (uint8_t)(c->tc % 256);
 
-		if (c->copy) {
-			const uint8_t *d = o->data + c->tc;
-
-			for (uint64_t i = c->pos; i < e; i++)
-				if (buf[i] == d[i - c->pos])
-					o->ok[i] = 1;
-			continue;
-		}
 		for (uint64_t i = c->pos; i < e; i++)
-			if (buf[i] == (c->zero ? 0 : (uint8_t)(t + o->odd[i])))
+			if (buf[i] == change_value(o, c, i))
 				o->ok[i] = 1;
 	}
 	for (uint64_t i = 0; i < size; i++) {
-		if (!o->ok[i]) {
-			uint64_t j = i;
+		bool allowed;
+		int rule;
+		uint64_t j;
 
-			while (j < size && !o->ok[j])
-				j++;
-			mm->off = i;
-			mm->len = j - i;
-			mm->expected = o->dur[i];
-			mm->actual = buf[i];
-			return false;
+		if (o->ok[i])
+			continue;
+		rule = crash_rule(o, i, buf[i], &allowed);
+		if (allowed) {
+			used[rule]++;
+			continue;
 		}
+		for (j = i; j < size && !o->ok[j] &&
+		     crash_rule(o, j, buf[j], &allowed) == rule && !allowed;)
+			j++;
+		mm->off = i;
+		mm->len = j - i;
+		mm->expected = o->dur[i];
+		mm->actual = buf[i];
+		mm->rule = rule;
+		return false;
+	}
+	for (unsigned k = 0; k < LBS_CRASH_NR_RULES; k++) {
+		if (!used[k])
+			continue;
+		o->counts[k].crashes++;
+		o->counts[k].bytes += used[k];
 	}
 	if (old > size)
-		to_ghost(o, size, old);
+		to_ghost(o, LBS_CRASH_CRASH_TAIL, size, old);
 	ghost_clear_below(o, size);
 	memcpy(o->cur, buf, size);
 	if (old > size)

@@ -9,15 +9,66 @@
  * read; durable-copy updates stop at the highest durable byte), so that
  * the campaign's time is the execution's, not the oracle's.
  *
- * Durability contract it checks (see lbs_sim.h):
- *  - fsync: everything durable; range fsync: the range's bytes durable;
- *  - size changes by truncate / fallocate are durable at once, and so are
- *    all bytes at and after the offset of a collapse or insert;
- *  - after a crash the size lies between the size at the last durable
- *    size change and the largest size since; every byte below it is its
- *    durable value or a value some change since has put there.
- * lbs_oracle_lazy_meta() weakens the first two for a log that was not
- * flushed.
+ * What a crash may leave (lbs_oracle_crash()), exactly:
+ *
+ *  1. Durable points.  fsync makes the size and every byte durable.  A
+ *     range fsync makes the range's bytes durable.  A truncate or
+ *     fallocate size change is durable at once, and so is every byte at
+ *     and after the offset of a collapse or insert (each is a logged
+ *     transaction; XFS forces the log for them or the shutdown flushes
+ *     it).
+ *  2. The size after a crash lies between the size at the last durable
+ *     size change and the largest size since (XFS logs i_disk_size at
+ *     I/O completion, so any size the writes since reached may be the
+ *     one on disk).
+ *  3. Every byte below that size is its durable value or a value some
+ *     change since (a write, zeroing, a copy, an extension's zeroes) put
+ *     there.
+ *  4. Every byte at and past that size is gone: the file continues as if
+ *     it had been truncated there.  A later extension over those bytes
+ *     must read zeroes, and after a later crash each of them must be zero
+ *     or a value written after the first crash, never one the file held
+ *     before it.
+ *
+ * lbs_oracle_lazy_meta() is the crash of a log that was not flushed
+ * (XFS_FSOP_GOING_FLAGS_NOLOGFLUSH, a power cut): the log on disk holds
+ * some prefix of the committed transactions, so points 1 and 2 weaken to
+ * "since the last fsync" (a truncate, fallocate or range fsync may be
+ * lost).  This is a bound, not the set of prefix states: the oracle does
+ * not order the changes since the last fsync, it accepts any size in the
+ * range and, per byte, any of the values above.
+ *
+ * Point 4 has named exceptions: behaviours of upstream XFS that a later
+ * crash can show.  Each is off unless lbs_oracle_allow() names it; a
+ * byte that only a denied rule explains is a mismatch naming the rule
+ * (lbs_oracle_mismatch.rule), and every use of an allowed rule is
+ * counted (lbs_oracle_rule_counts()).  They are tracked for a real
+ * XFS (lbs_oracle_track_tails(), lbs_oracle_lazy_meta()) and wherever a
+ * rule is allowed.
+ *
+ *  truncate-tail  a truncate down (or, lazy_meta, any size change down)
+ *                 leaves the cut-off bytes of its EOF block on disk: 6.1's
+ *                 xfs_setattr_size() zeroes them in the page cache and
+ *                 writes back only [i_disk_size, newsize), an empty range
+ *                 for a truncate down, so a later extension's writeback
+ *                 can move the on-disk size past them before the zeroed
+ *                 EOF page is written (the series writes it, patch 16).
+ *  crash-tail     a crash that rolls the size back leaves what was written
+ *                 past the recovered size on disk (data written back whose
+ *                 size update was not logged): 6.1's xfs_file_write_checks()
+ *                 zeroes [i_size, pos) in the page cache only, so a later
+ *                 extension's writeback can move the on-disk size past the
+ *                 old bytes before their zeroes reach the disk (the series
+ *                 writes them first, patch 16).
+ *  remap-tail     the same for bytes a clone or copy_file_range put past
+ *                 the recovered size: xfs_reflink_remap_extent() moves
+ *                 i_disk_size only when the remap extends i_size, so a
+ *                 clone into [i_disk_size, i_size) is durable while the
+ *                 size is not; after a crash the shared block stays
+ *                 mapped past EOF, and a later write over it that is not
+ *                 written back before a later block moves the on-disk size
+ *                 leaves the clone source's bytes there (upstream XFS, 6.1
+ *                 and 6.12; tests/guest reflink-shutdown-eof).
  */
 #ifndef LBS_ORACLE_H
 #define LBS_ORACLE_H
@@ -28,12 +79,35 @@
 
 struct lbs_oracle;
 
+/* the named exceptions to point 4 above */
+enum lbs_crash_rule {
+	LBS_CRASH_TRUNCATE_TAIL,
+	LBS_CRASH_CRASH_TAIL,
+	LBS_CRASH_REMAP_TAIL,
+	LBS_CRASH_NR_RULES
+};
+#define LBS_CRASH_F(r)	(1u << (r))
+
+struct lbs_crash_rule_count {
+	uint64_t crashes;	/* crash checks that needed the rule */
+	uint64_t bytes;		/* bytes it explained, over all of them */
+};
+
+/* "truncate-tail" ...; NULL past the last */
+const char *lbs_crash_rule_name(unsigned rule);
+/* "truncate-tail, crash-tail, remap-tail" */
+const char *lbs_crash_rule_names(void);
+/* "truncate-tail,crash-tail" or "none": the mask; -1 on a bad name */
+int lbs_crash_rules_parse(const char *list, unsigned *mask);
+
 struct lbs_oracle_mismatch {
 	uint64_t off;		/* first bad byte */
 	uint64_t len;		/* bad bytes from @off (contiguous run) */
 	uint8_t expected, actual;
 	bool size_bad;
 	uint64_t size_expected_lo, size_expected_hi, size_actual;
+	int rule;		/* after a crash: the denied rule that would
+				   explain the bytes, or -1 (none would) */
 };
 
 /*
@@ -56,13 +130,18 @@ void lbs_oracle_no_crash(struct lbs_oracle *o);
  */
 void lbs_oracle_lazy_meta(struct lbs_oracle *o);
 /*
- * A truncate's size is durable at once, but not the zeroes it leaves in
- * the page cache: a later extension may show the bytes that were cut
- * off, as XFS does after a shutdown with the log flushed (the zeroed
- * tail of the EOF block is written back only up to the new size).
- * Implied by lbs_oracle_lazy_meta().  Call before the first op.
+ * Keep, for the named rules, the values that may remain on disk past
+ * EOF, so that a mismatch names the rule that would explain it (a real
+ * XFS: lbs-fsx --crash-shutdown).  Implied by lbs_oracle_lazy_meta() and
+ * by allowing a rule.  Call before the first op.
  */
-void lbs_oracle_lazy_truncate(struct lbs_oracle *o);
+void lbs_oracle_track_tails(struct lbs_oracle *o);
+/* the named rules a crash check may use (LBS_CRASH_F() mask; default
+ * none).  Call before the first op. */
+void lbs_oracle_allow(struct lbs_oracle *o, unsigned rules);
+/* per rule (enum lbs_crash_rule), the crashes and bytes it explained */
+const struct lbs_crash_rule_count *
+lbs_oracle_rule_counts(const struct lbs_oracle *o);
 /* test only: odd bytes without the original_buf term (a wrong rule) */
 void lbs_oracle_perturb_gendata(struct lbs_oracle *o);
 /* the bytes test call @tc writes at [pos, pos+len), into @out */
