@@ -41,7 +41,7 @@ void ctl_init(struct lbsfs *fs)
 
 static void counters_line(FILE *f, const struct lbs_sim_counters *c)
 {
-	fprintf(f, " za_calls %" PRIu64 " za_zeroed %" PRIu64 " za_min %" PRIu64
+	fprintf(f, " za_calls %" PRIu64 " za_zeroed %" PRIu64
 		" za_need %" PRIu64 " za_dirtied_uptodate %" PRIu64
 		" dio_zero_bios %" PRIu64 " dio_zero_segs %" PRIu64
 		" wb_calls %" PRIu64 " wb_folios %" PRIu64
@@ -50,7 +50,7 @@ static void counters_line(FILE *f, const struct lbs_sim_counters *c)
 		" crashes %" PRIu64 " remaps %" PRIu64
 		" cow_blocks %" PRIu64 " ca_filled %" PRIu64
 		" ca_zeroed %" PRIu64 "\n",
-		c->za_calls, c->za_zeroed, c->za_min, c->za_need,
+		c->za_calls, c->za_zeroed, c->za_need,
 		c->za_dirtied_uptodate, c->dio_zero_bios, c->dio_zero_segs,
 		c->wb_calls, c->wb_folios, c->wb_last_folios, c->wb_max_folios,
 		c->dev_writes, c->eof_zero_bios, c->crashes, c->remaps,

@@ -41,7 +41,6 @@ static void around_fill(struct lbs_sim *s, struct folio *f, uint64_t pos,
 		s->c.ca_zeroed += end - pos;
 		return;
 	}
-	s->c.za_min += end - pos;
 	s->c.za_zeroed += end - pos;
 	f->za_bytes += (uint32_t)(end - pos);
 }
@@ -138,7 +137,6 @@ void sim_count_need(struct lbs_sim *s, uint64_t bstart, uint32_t mask,
 /* bytes zero-around had to zero after all: counted like its ranges */
 void sim_za_count(struct lbs_sim *s, struct folio *f, uint64_t n)
 {
-	s->c.za_min += n;
 	s->c.za_zeroed += n;
 	f->za_bytes += (uint32_t)n;
 }

@@ -111,7 +111,7 @@ static bool write_end(struct lbs_sim *s, struct folio *f, uint64_t pos,
  * instantiated: truncate_pagecache_range() from max(i_size, start) to
  * the end, where start is the zero-around head (or the write) and the
  * end is the zero-around tail (or the write).  Zeroing lost with the
- * dropped pages leaves za_zeroed/za_min for za_truncated.  Fault knob
+ * dropped pages leaves za_zeroed for za_truncated.  Fault knob
  * short-copy-keep skips this (the sim before: zeroed > minimum).
  */
 static void write_failed(struct lbs_sim *s, uint64_t start, uint64_t end)
@@ -128,7 +128,6 @@ static void write_failed(struct lbs_sim *s, uint64_t start, uint64_t end)
 		if (!f || f->index != i)
 			continue;
 		s->c.za_zeroed -= f->za_bytes;
-		s->c.za_min -= f->za_bytes;
 		s->c.za_truncated += f->za_bytes;
 	}
 	sim_truncate_pages(s, lstart, end - 1);

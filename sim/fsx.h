@@ -87,7 +87,7 @@ struct lbs_fsx_result {
 	uint64_t einval;	/* expected EINVAL results seen */
 	double seconds;
 	uint64_t final_size;
-	uint64_t za_zeroed, za_min, dio_zero_bios, dio_zero_segs;
+	uint64_t za_zeroed, dio_zero_bios, dio_zero_segs;
 	uint64_t wb_folios, wb_calls, wb_max_folios, crashes;
 	uint64_t za_need, ra_large_folios, folio_splits;	/* simulator */
 	uint64_t unsupported[LBS_FSX_NFEAT];	/* ops skipped, per feature */

@@ -147,7 +147,6 @@ static void s_counters(void *p, struct lbs_fsx_result *r)
 	const struct lbs_sim_counters *k = lbs_sim_counters(p);
 
 	r->za_zeroed = k->za_zeroed;
-	r->za_min = k->za_min;
 	r->dio_zero_bios = k->dio_zero_bios;
 	r->dio_zero_segs = k->dio_zero_segs;
 	r->wb_folios = k->wb_folios;

@@ -118,8 +118,6 @@ struct lbs_sim_counters {
 	uint64_t za_truncated;		/* bytes it zeroed in pages that a
 					   short copy's truncation past
 					   the new EOF dropped */
-	uint64_t za_min;		/* bytes core's ranges required
-					   (non-uptodate pages only) */
 	uint64_t za_dirtied_uptodate;	/* uptodate pages only dirtied */
 	uint64_t za_need;		/* the minimum counted independently
 					   of core: bytes of pages inside EOF

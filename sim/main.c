@@ -76,13 +76,14 @@ static int campaign(struct fsx_cli *cli)
 		return 2;
 	printf("lbs-sim fsx bs=%u ps=%u seed=%" PRIu64 ": %" PRIu64
 	       " ops in %.2fs (%.0f ops/s), %s; zero-around %" PRIu64
-	       "/%" PRIu64 " bytes (zeroed/min), dio zero %" PRIu64
+	       "/%" PRIu64 " bytes (zeroed/independent minimum), dio zero %"
+	       PRIu64
 	       " bios %" PRIu64 " segs, writeback %" PRIu64 " folios in %"
 	       PRIu64 " passes (max %" PRIu64 "), %" PRIu64 " crashes, %"
 	       PRIu64 " EINVAL",
 	       o->block_size, o->page_size, o->seed, r.ops_run, r.seconds,
 	       r.seconds > 0 ? r.ops_run / r.seconds : 0.0,
-	       rc ? "1 MISMATCH" : "0 mismatches", r.za_zeroed, r.za_min,
+	       rc ? "1 MISMATCH" : "0 mismatches", r.za_zeroed, r.za_need,
 	       r.dio_zero_bios, r.dio_zero_segs, r.wb_folios, r.wb_calls,
 	       r.wb_max_folios, r.crashes, r.einval);
 	lbs_fsx_print_tail(stdout, &r, cli->final_sum);

@@ -158,7 +158,6 @@ void lbs_sim_map_render(struct lbs_sim *s, FILE *out, uint64_t off,
 	}
 	fprintf(out, "  | EOF\n");
 	fprintf(out, "zero-around: %" PRIu64 " bytes zeroed in %" PRIu64
-		" writes; minimum %" PRIu64 " (core's ranges), %" PRIu64
-		" (independent count)\n", k->za_zeroed, k->za_calls, k->za_min,
-		k->za_need);
+		" writes; minimum %" PRIu64 " (independent count)\n",
+		k->za_zeroed, k->za_calls, k->za_need);
 }

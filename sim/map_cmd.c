@@ -184,9 +184,8 @@ static void no_picture(struct lbs_sim *sim)
 	const struct lbs_sim_counters *k = lbs_sim_counters(sim);
 
 	printf("zero-around: %" PRIu64 " bytes zeroed in %" PRIu64
-	       " writes; minimum %" PRIu64 " (core's ranges), %" PRIu64
-	       " (independent count)\n", k->za_zeroed, k->za_calls,
-	       k->za_min, k->za_need);
+	       " writes; minimum %" PRIu64 " (independent count)\n",
+	       k->za_zeroed, k->za_calls, k->za_need);
 }
 
 static int run(struct fsx_cli *cli, struct map_run *m)
