@@ -121,10 +121,28 @@ cmd_worktree() {
 	cmd_pristine >/dev/null
 	wt=$LINUX/$name
 
+	set --
+	for p in "$series"/0*.patch; do
+		[ -e "$p" ] || continue
+		case ${p##*/} in 0000-*) continue ;; esac
+		set -- "$@" "$p"
+	done
+	# what the worktree must hold: these patches on the pristine commit
+	want="$(g -C "$PRISTINE" rev-parse pristine) $(cat /dev/null "$@" | sha256sum | cut -d' ' -f1)"
 	if [ -e "$wt/.git" ] && g -C "$wt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
 		common=$(cd "$(g -C "$wt" rev-parse --path-format=absolute --git-common-dir)" && pwd -P)
 		[ "$common" = "$(cd "$PRISTINE/.git" && pwd -P)" ] ||
 			die "worktree $wt belongs to $common, not to $PRISTINE (version $VERSION); remove it"
+		# Already the series, clean: leave every file (and mtime) as it
+		# is, so a kernel built from it needs no rebuild at all
+		idfile=$(g -C "$wt" rev-parse --path-format=absolute --git-path lbs-series-id)
+		if [ "$(cat "$idfile" 2>/dev/null)" = "$want $(g -C "$wt" rev-parse HEAD)" ] &&
+			[ -z "$(g -C "$wt" status --porcelain --ignored --untracked-files=all)" ]; then
+			note "worktree $name: $# patches already applied, HEAD $(g -C "$wt" rev-parse --short HEAD)"
+			echo "$wt"
+			return 0
+		fi
+		rm -f "$idfile"
 		# Reset in place: keeps mtimes of untouched files, so O= builds stay incremental.
 		g -C "$wt" am --abort >/dev/null 2>&1 || true
 		g -C "$wt" checkout -q -f --detach pristine
@@ -135,12 +153,6 @@ cmd_worktree() {
 		g -C "$PRISTINE" worktree add -q --detach "$wt" pristine
 	fi
 
-	set --
-	for p in "$series"/0*.patch; do
-		[ -e "$p" ] || continue
-		case ${p##*/} in 0000-*) continue ;; esac
-		set -- "$@" "$p"
-	done
 	n=$#
 	if [ "$n" -gt 0 ] && ! g -C "$wt" am -q --committer-date-is-author-date "$@" >&2; then
 		k=$(cat "$(g -C "$wt" rev-parse --path-format=absolute --git-path rebase-apply/next)" 2>/dev/null || echo 0)
@@ -149,6 +161,7 @@ cmd_worktree() {
   worktree $wt is left in the failed 'git am' state for inspection (a rerun resets it)"
 	fi
 	[ "$n" -gt 0 ] || note "note: no patches in $series; worktree '$name' is pristine"
+	echo "$want $(g -C "$wt" rev-parse HEAD)" >"$(g -C "$wt" rev-parse --path-format=absolute --git-path lbs-series-id)"
 	note "worktree $name: $n patches applied, HEAD $(g -C "$wt" rev-parse --short HEAD)"
 	echo "$wt"
 }
