@@ -336,16 +336,21 @@ static int t_reflink_unshare_dirty(void)
  * A clone into [i_disk_size, i_size) does not move i_disk_size; a crash
  * then leaves the shared block mapped past EOF.  A later write over it
  * (to the COW fork, in the page cache) and writeback of a block beyond it
- * move i_disk_size past it; after a second crash it must read zeroes or
- * the write, not the clone source's data.  6.1 and 6.12 fail this at
- * every block size (found by lbs-sim's crash model; see expect.txt).
+ * move i_disk_size past it; after a second crash every byte of it must
+ * read zero or the write, not the clone source's data (oracle.h point 4;
+ * remap-tail is this case).  Each step the case needs is checked on the
+ * way, so that a failure to set it up is not taken for the bug: the size
+ * after the first shutdown is the fsynced one, the block is still mapped
+ * and shared past EOF then, the size after the second shutdown reaches
+ * past it.  The failure then names the first bad byte and its value.
  */
 static int t_reflink_shutdown_eof(void)
 {
 	struct file_clone_range cr;
+	struct fiemap_extent x;
 	unsigned char *b = abuf(2 * bs);
 	struct stat st;
-	int fd;
+	int fd, r;
 
 	SYS(fd = newfile("se", 0));
 	memset(b, 0xaa, 2 * bs);
@@ -361,6 +366,18 @@ static int t_reflink_shutdown_eof(void)
 	if (shutdown_remount(fd))
 		return -1;
 	SYS(fd = open(fpath("se"), O_RDWR));
+	SYS(fstat(fd, &st));
+	if (st.st_size != 2 * bs) {
+		fail("setup: size %ld after the first shutdown, want the fsynced %ld",
+		     (long)st.st_size, 2 * bs);
+		return -1;
+	}
+	r = fiemap_block(fd, 8, FIEMAP_FLAG_SYNC, &x);
+	if (r <= 0 || !(x.fe_flags & FIEMAP_EXTENT_SHARED)) {
+		fail("setup: block 8 %s past EOF after the first shutdown",
+		     r < 0 ? "cannot be mapped (FIEMAP)" : r ? "is not shared" : "is not mapped");
+		return -1;
+	}
 	memset(b, 0xcc, 2 * bs);
 	if (pwrite_all(fd, b, 2 * bs, 7 * bs))
 		return -1;
@@ -373,17 +390,25 @@ static int t_reflink_shutdown_eof(void)
 		return -1;
 	SYS(fd = open(fpath("se"), O_RDONLY));
 	SYS(fstat(fd, &st));
-	if (st.st_size > 8 * bs) {
-		SYS(pread(fd, b, bs, 8 * bs));
-		for (long i = 0; i < bs; i++)
-			if (b[i] == 0xaa) {
-				fail("block 8 byte %ld reads 0xaa, the clone source's data, after two shutdowns (size %ld)",
-				     i, (long)st.st_size);
-				close(fd);
-				return -1;
-			}
+	if (st.st_size <= 9 * bs) {
+		fail("setup: size %ld after the second shutdown does not reach past block 8",
+		     (long)st.st_size);
+		close(fd);
+		return -1;
 	}
+	SYS(pread(fd, b, bs, 8 * bs));
 	close(fd);
+	for (long i = 0; i < bs; i++) {
+		if (b[i] == 0 || b[i] == 0xcc)
+			continue;
+		if (b[i] == 0xaa)
+			fail("block 8 byte %ld reads 0xaa, the clone source's data, after two shutdowns (size %ld)",
+			     i, (long)st.st_size);
+		else
+			fail("block 8 byte %ld reads 0x%02x after two shutdowns (size %ld): neither zero, the write's 0xcc nor the clone's 0xaa",
+			     i, b[i], (long)st.st_size);
+		return -1;
+	}
 	free(b);
 	return 0;
 }

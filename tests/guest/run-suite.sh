@@ -16,8 +16,13 @@
 # Prints exactly one line per test and block size:
 #   LBS-VERIFY <bs> <name>: pass|fail|xfail|skip <reason>
 # with /lbs/expect.txt applied (tests/guest/expect.txt): a failure listed
-# there for KERNEL/bs is reported as xfail, and a pass of a listed test as
-# "fail XPASS". Also: "LBS-TEST: begin verify", "LBS-TEST: end verify".
+# there for KERNEL/bs whose reason matches the listed symptom is reported
+# as xfail, one with another reason as a failure, and a pass of a listed
+# test as "fail XPASS". Also: "LBS-TEST: begin verify", "LBS-TEST: end
+# verify". The crash campaigns run with the named crash exceptions
+# /lbs/crash-rules.txt allows KERNEL (tests/guest/crash-rules.txt,
+# sim/oracle.h) and print what each used:
+#   LBS-CRASHRULES <bs> <test> <rule> <crashes>/<bytes> allowed|denied ...
 # Binaries: /bin/lbs-verify (tests/guest/lbs-verify.c), /bin/lbs-fsx
 # (sim/ lbs-fsx-static).  crash-logflush and crash-nologflush are lbs-fsx
 # campaigns whose crash ops shut the filesystem down (--crash-shutdown).
@@ -43,16 +48,18 @@ KERNEL=unknown BLOCK_SIZES="" LBS_OPS=10000 LBS_SEED=1 LBS_DIFF_FILE_SIZE="" LBS
 # shellcheck disable=SC1091
 [ -f /lbs/config ] && . /lbs/config
 EXPECT=/lbs/expect.txt
+RULES=/lbs/crash-rules.txt
 WARN_RE='WARNING:|BUG:|kernel BUG at|Oops|Kernel panic|Assertion failed|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|Bad page|general protection fault|Call Trace:|UBSAN:'
 
 echo "LBS-TEST: begin verify kernel=$KERNEL block_sizes=\"$BLOCK_SIZES\" ops=$LBS_OPS seed=$LBS_SEED"
 mkdir -p /mnt/m /mnt/r /tmp
 TESTS=$(list | tr '\n' ' ')
 
-# expect BS TEST -> prints "xfail REASON" if the table lists it, else nothing
+# expect BS TEST -> prints "xfail SYMPTOM REASON" if the table lists it,
+# else nothing
 expect() {
 	[ -f "$EXPECT" ] || return 0
-	while read -r k b t r reason; do
+	while read -r k b t r sym reason; do
 		case $k in '' | \#*) continue ;; esac
 		[ "$k" = "$KERNEL" ] || [ "$k" = "*" ] || continue
 		case $b in
@@ -61,18 +68,37 @@ expect() {
 		*) [ "$b" = "$1" ] || continue ;;
 		esac
 		[ "$t" = "$2" ] || [ "$t" = "*" ] || continue
-		echo "$r $reason"
+		echo "$r $sym $reason"
 		return 0
 	done <"$EXPECT"
+}
+
+# the named crash exceptions KERNEL's crash campaigns may use: "a,b" or none
+crash_allow() {
+	[ -f "$RULES" ] || { echo none; return 0; }
+	while read -r k rules _; do
+		case $k in '' | \#*) continue ;; esac
+		[ "$k" = "$KERNEL" ] || continue
+		echo "$rules"
+		return 0
+	done <"$RULES"
+	echo none
 }
 
 # report BS TEST RAW_STATUS RAW_REASON: apply expectations, print the line
 report() {
 	bs=$1 t=$2 st=$3 why=$4
 	exp=$(expect "$bs" "$t")
+	sym=${exp#xfail } sym=${sym%% *}
+	exp=${exp#xfail "$sym" }
 	case $exp:$st in
-	xfail*:fail) st=xfail why="${exp#xfail } [observed: $why]" ;;
-	xfail*:pass) st=fail why="XPASS: expected failure did not happen (${exp#xfail })" ;;
+	?*:fail)
+		if printf '%s\n' "$why" | grep -qE -- "$sym"; then
+			st=xfail why="$exp [observed: $why]"
+		else
+			why="expected failure with another symptom (want /$sym/): $why"
+		fi ;;
+	?*:pass) st=fail why="XPASS: expected failure did not happen ($exp)" ;;
 	esac
 	echo "LBS-VERIFY $bs $t: $st${why:+ $why}"
 }
@@ -158,7 +184,7 @@ fsx() { # fsx BS TEST
 	# the default mix, each crash op an XFS shutdown (log flushed or
 	# not), unmount, mount and a check of every byte of the file
 	crash-logflush | crash-nologflush)
-		args="--crash-shutdown ${t#crash-} --stale-pattern STALEDA\\n" ;;
+		args="--crash-shutdown ${t#crash-} --stale-pattern STALEDA\\n --crash-allow $(crash_allow)" ;;
 	fsx-dio)	# generic/091: -r PSIZE -t BSIZE -w BSIZE -Z -R -W
 		args="-Z -r 4096 -t $bs -w $bs -R -W" ;;
 	esac
@@ -172,6 +198,7 @@ fsx() { # fsx BS TEST
 		--record-ops "/tmp/$t.fsxops" $args "$f" 2>&1)
 	rc=$?
 	echo "$out" | tail -n 25 | sed "s/^/LBS-LOG $bs $t: /"
+	echo "$out" | sed -n "s/^crash rules (crashes\/bytes): /LBS-CRASHRULES $bs $t /p"
 	w=$(new_warnings)
 	if [ -n "$w" ]; then
 		report "$bs" "$t" fail "kernel: $w (seed $seed)"
