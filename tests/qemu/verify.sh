@@ -32,7 +32,10 @@
 # lbs-sim's ("differential-sim"): the same trace run on another kernel must
 # then end with the same bytes too.
 # Writes build/qemu/NAME/report.txt (every LBS-VERIFY line, plus host checks
-# with bs "all": kernel-build, boot-complete, kernel-clean) and keeps the full
+# with bs "all": kernel-build, boot-complete, kernel-clean; then each crash
+# campaign's LBS-CRASHRULES line: what every named crash exception of
+# sim/oracle.h explained, and whether tests/guest/crash-rules.txt allows
+# it the kernel) and keeps the full
 # console in build/qemu/NAME/console.log. Exit 0 only if no line is "fail":
 # a missing result, a timeout, or a kernel warning/oops (ktap-check.py scan)
 # is a failure.
@@ -169,7 +172,8 @@ cfg=$out/guest/config
 } >"$cfg"
 # shellcheck disable=SC2086
 initrd=$("$HERE/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$ROOT/tests/guest/run-suite.sh:/test.sh" \
-	"$cfg:/lbs/config" "$ROOT/tests/guest/expect.txt:/lbs/expect.txt" $bins $diffspecs)
+	"$cfg:/lbs/config" "$ROOT/tests/guest/expect.txt:/lbs/expect.txt" \
+	"$ROOT/tests/guest/crash-rules.txt:/lbs/crash-rules.txt" $bins $diffspecs)
 
 # ---- boot -------------------------------------------------------------------
 nbs=$(echo "$sizes" | wc -w)
@@ -239,6 +243,8 @@ for bs in $sizes; do
 		echo "LBS-VERIFY $bs differential-sim: fail md5 $got, lbs-sim $want (trace $out/guest/diff-$bs.fsxops)" >>"$report.tmp"
 	fi
 done
+# what the named crash exceptions explained, per campaign (sim/oracle.h)
+grep -E '^LBS-CRASHRULES [0-9]+ [a-z-]+ ' "$clean" >>"$report.tmp" || true
 # malformed result lines (e.g. interleaved with kernel output) must not hide
 if grep -E 'LBS-VERIFY' "$clean" | grep -vqE '^LBS-VERIFY [0-9]+ [a-z0-9-]+: (pass|fail|xfail|skip)( |$)'; then
 	host result-lines fail "malformed LBS-VERIFY lines: $(grep -E 'LBS-VERIFY' "$clean" |
