@@ -39,6 +39,7 @@ check-user: deps $(MESON_DIR)/build.ninja $(MESON_SAN_DIR)/build.ninja
 	$(STAGE) meson-plain meson test -C $(MESON_DIR) --print-errorlogs -v
 	$(STAGE) meson-asan-ubsan meson test -C $(MESON_SAN_DIR) --print-errorlogs
 	$(STAGE) fuzz sh tests/sim/run-fuzz.sh 300000 $(BUILD)/fuzz
+	$(STAGE) fuzz-control sh tests/sim/run-fuzz.sh --plant-bug 300000 $(BUILD)/fuzz
 
 # the userspace suites RUNS times under stress-ng on every core (on demand)
 RUNS ?= 3

@@ -8,9 +8,12 @@
 # Builds BUILDDIR/fuzz_fsxops (default build/fuzz) with clang
 # -fsanitize=fuzzer,address,undefined, runs it on tests/sim/corpus (read
 # only; new inputs go to a temporary directory) and exits non-zero if it
-# finds a crash.  --plant-bug builds the harness's planted bug, the
-# negative control: that run must fail.
-# From make check:  sh tests/sim/run-fuzz.sh 300000
+# finds a crash.  --plant-bug builds the harness's planted bug (an
+# accepted "allocsp ... keep_size" line aborts), the negative control:
+# it exits 0 only if the fuzzer crashed, and on an input that holds such
+# a line, 1 otherwise.
+# From make check:  sh tests/sim/run-fuzz.sh 300000, then the same with
+# --plant-bug
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 plant=
@@ -31,5 +34,21 @@ exe=$out/fuzz_fsxops${plant:+_planted}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "run-fuzz.sh: fuzzing the .fsxops parser, $runs inputs${plant:+ (planted bug)}"
+if [ -z "$plant" ]; then
+	exec "$exe" -runs="$runs" -seed=1 -max_len=4096 -artifact_prefix="$work/" \
+		"$work" "$top/tests/sim/corpus"
+fi
+rc=0
 "$exe" -runs="$runs" -seed=1 -max_len=4096 -artifact_prefix="$work/" \
-	"$work" "$top/tests/sim/corpus"
+	"$work" "$top/tests/sim/corpus" >"$work/log" 2>&1 || rc=$?
+found=""
+for a in "$work"/crash-*; do
+	[ -f "$a" ] && grep -aqE '^[[:space:]]*allocsp[[:space:]].*keep_size' "$a" && found=$a
+done
+if [ "$rc" -ne 0 ] && [ -n "$found" ] && grep -q 'deadly signal' "$work/log"; then
+	echo "run-fuzz.sh: planted bug caught (exit $rc): $(head -c 80 "$found" | tr '\n' ' ')"
+	exit 0
+fi
+tail -n 5 "$work/log"
+echo "run-fuzz.sh: planted bug NOT caught (exit $rc, crash input: ${found:-none})" >&2
+exit 1
