@@ -206,7 +206,10 @@ fsx() { # fsx BS TEST
 		report "$bs" "$t" pass ""
 	else
 		tail -n 20 "/tmp/$t.fsxops" 2>/dev/null | sed "s/^/LBS-LOG $bs $t: last ops: /"
-		report "$bs" "$t" fail "lbs-fsx exit $rc, seed $seed, $LBS_OPS ops: $(echo "$out" | grep -v '^$' | tail -n 1)"
+		# the first mismatch and its bytes (what a symptom names), then
+		# the summary line
+		mm=$(echo "$out" | grep -m 1 -A 3 '^MISMATCH' | grep -v '^  state:' | tr -s ' \n' ' ')
+		report "$bs" "$t" fail "lbs-fsx exit $rc, seed $seed, $LBS_OPS ops: ${mm:+$mm| }$(echo "$out" | grep -v '^$' | tail -n 1)"
 	fi
 	rm -f "$f"
 }
