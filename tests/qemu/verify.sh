@@ -87,7 +87,13 @@ report=$out/report.txt console=$out/console.log
 : >"$report.tmp"
 host() { echo "LBS-VERIFY all $1: $2${3:+ $3}" >>"$report.tmp"; }
 finish() {
-	mv "$report.tmp" "$report"
+	# what ran: a report copied into the tree (tests/qemu/record.sh) says
+	{
+		echo "# verify.sh $(date -u +%Y-%m-%dT%H:%M:%SZ): kernel $kernel ($name), source $(kernel_commit)," \
+			"project $(project_commit), block sizes $sizes, $ops ops, seed ${LBS_SEED:-1}"
+		cat "$report.tmp"
+	} >"$report"
+	rm -f "$report.tmp"
 	echo "---- $report ----"
 	cat "$report"
 	nf=$(grep -c ': fail' "$report" || true)
@@ -102,6 +108,20 @@ finish() {
 	exit 0
 }
 t_all=$(date +%s)
+# the kernel's source commit (deterministic for a series: linux-tree.sh),
+# and the project's, "+" when tracked files differ from it
+kernel_commit() {
+	if [ -n "${LBS_KERNEL_IMAGE:-}" ]; then
+		echo "prebuilt:$LBS_KERNEL_IMAGE"
+	else
+		git -C "$BUILD/linux/$name" rev-parse --short=12 HEAD 2>/dev/null || echo unknown
+	fi
+}
+project_commit() {
+	c=$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+	[ -z "$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null)" ] || c=$c+
+	echo "$c"
+}
 
 # ---- kernel ---------------------------------------------------------------
 t0=$(date +%s)
