@@ -207,7 +207,8 @@ def main():
         with open(a.markdown + ".tmp", "w", encoding="utf-8") as f:
             f.write(markdown(lines))
         os.replace(a.markdown + ".tmp", a.markdown)
-    print("\n".join(lines))
+    if lines:
+        print("\n".join(lines))
     bad = []
     if not labels:
         bad.append("no records in %s (run make fstests first)" % a.records)
