@@ -148,14 +148,6 @@ fi
 # ---- fstests, kernel ----------------------------------------------------------
 t_all=$(date +%s)
 fstests=$("$HERE/build-fstests.sh")
-mkdir -p "$BUILD/qemu/empty-series"
-t0=$(date +%s)
-image=$("$ROOT/tests/qemu/kernel-image.sh" --fstests $nolockdep "$kernel" "$name" "$series")
-build_s=$(($(date +%s) - t0))
-say "kernel: ${build_s}s ($image)"
-# written by kernel-image.sh under its lock (a run beside may reset the tree)
-tree_head=$(cat "${image%/arch/x86/boot/bzImage}/.lbs-tree-head") || die "no .lbs-tree-head beside $image"
-series_head=$(printf %.12s "$tree_head")
 if [ -n "$group" ] && [ -z "$fsx_ops" ]; then
 	# the group's tests as check -g picks them (generic/ and xfs/ for FSTYP=xfs):
 	# a run that breaks records each of them as missing
@@ -170,6 +162,14 @@ if [ -n "$group" ] && [ -z "$fsx_ops" ]; then
 elif [ -z "$fsx_ops" ]; then
 	group_tests=$tests	# GROUP=lbs, expanded above
 fi
+mkdir -p "$BUILD/qemu/empty-series"
+t0=$(date +%s)
+image=$("$ROOT/tests/qemu/kernel-image.sh" --fstests $nolockdep "$kernel" "$name" "$series")
+build_s=$(($(date +%s) - t0))
+say "kernel: ${build_s}s ($image)"
+# written by kernel-image.sh under its lock (a run beside may reset the tree)
+tree_head=$(cat "${image%/arch/x86/boot/bzImage}/.lbs-tree-head") || die "no .lbs-tree-head beside $image"
+series_head=$(printf %.12s "$tree_head")
 
 # ---- run directory, disks, initramfs ----------------------------------------------
 mkdir -p "$run"
