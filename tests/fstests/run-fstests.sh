@@ -41,12 +41,13 @@
 # tests/fstests/records/K-N.tsv (tests/fstests/records.py): the run's UTC
 # start, the kernel tree's HEAD (the series), the project's commit ('+'
 # when tracked files other than the records had changes), each test's raw
-# result, seconds and reason. A run that broke records its tests as
-# missing (a group's tests: from fstests' group.list files); fsx runs
-# record nothing. Those files are only ever appended to: commit them, and
-# `make fstests-compare` makes results.md from them.
+# result, seconds and reason. A test asked for without a result (the
+# guest broke) is recorded as missing (a group's tests: from fstests'
+# group.list files); fsx runs record nothing. Those files are only ever
+# appended to: commit them; `make fstests-compare` makes results.md of them.
 # A notrun fails the run when the test was named (--tests) or the records
-# show it ran (pass or fail) on this label before (summarize.py).
+# show it ran (pass or fail) on this label before, unless the expunge list
+# has it as an expected notrun (summarize.py).
 #
 # Exit: 0 no unexpected failure, 1 unexpected failure or the run broke,
 # 2 bad arguments. Environment: LBS_BUILD, LBS_JOBS, LBS_FSTESTS_TIMEOUT

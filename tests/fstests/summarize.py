@@ -169,6 +169,9 @@ def main():
 
 def summarize(a):
     kernel, bs = records.split_label(a.label)
+    for col, val in (("run", a.started), ("series", a.series), ("commit", a.commit)):
+        if not records.CHECKS[col].match(val):  # before the table, not after it
+            raise records.RecordError("bad %s '%s'" % (col, val))
     history = records.read(a.records, a.label)
     ran_before = {r["test"]: r for r in history if r["result"] in ("pass", "fail")}
     exp = read_expunge(a.expunge)
