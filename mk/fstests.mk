@@ -6,9 +6,13 @@
 #                [TESTS="generic/091 ..." | GROUP=lbs|quick|...] [TWIN=KNOB] [LOCKDEP=0]
 #                           fstests build, kernel (+ kernel-glue/config/fstests.config),
 #                           one guest boot; results in $(BUILD)/fstests/KERNEL-N/
-#                           (check.log, result.xml, *.out.bad, *.full, *.dmesg,
-#                           summary.tsv) and a table on stdout, judged against
-#                           tests/fstests/expunges/KERNEL-N.txt. Default: GROUP=lbs
+#                           (check.log, result.xml, *.out.bad, *.full, *.dmesg)
+#                           and a table on stdout, judged against
+#                           tests/fstests/expunges/KERNEL-N.txt; one record per
+#                           test appended to tests/fstests/records/KERNEL-N.tsv
+#                           (commit it; LBS_FSTESTS_RECORDS=DIR writes elsewhere).
+#                           A notrun fails when TESTS named it or the records
+#                           show it ran on KERNEL-N before. Default: GROUP=lbs
 #                           (tests/fstests/lbs.group). patched-6.1 needs
 #                           `make kernel-patch` first. stock-6.1: 4096 only.
 #                           TWIN=KNOB (patched-6.1): the negative control, the
@@ -28,10 +32,16 @@
 #                           65536, the tests of $(FSTESTS_CI_TESTS)
 #                           (sub-block reflink COW through write, O_DIRECT
 #                           and mmap; fsx with O_DIRECT and mmap).
-#   make fstests-compare    one table over every KERNEL-N with results, with
-#                           the regressions (patched-6.1 fails where ref-6.12
-#                           passes at that block size, or at 4096 where
-#                           stock-6.1 passes).
+#   make fstests-compare [LABELS="patched-6.1-65536 ..."]
+#                           one table over the records, the latest result of
+#                           each KERNEL-N and test, with the regressions
+#                           (patched-6.1 fails where ref-6.12 passes at that
+#                           block size, or at 4096 where stock-6.1 passes);
+#                           writes it to tests/fstests/results.md (not when
+#                           LBS_FSTESTS_RECORDS is set: that file is the
+#                           committed records' only). Fails with no records,
+#                           or when a label in LABELS or with records has a
+#                           latest run that ran nothing.
 #
 # KERNEL must be given on the command line (kernel.mk's default is not used).
 
@@ -46,6 +56,7 @@ FSX_SEED ?= 1
 FSX_CAMPAIGNS ?=
 
 FSTESTS_CI_TESTS = generic/138 generic/139 generic/140 generic/263
+LABELS ?=
 
 .PHONY: fstests fstests-ci fstests-fsx fstests-compare
 
@@ -67,4 +78,5 @@ fstests-fsx: deps
 		$(if $(TWIN),--twin "$(TWIN)")
 
 fstests-compare:
-	@python3 tests/fstests/compare.py $(abspath $(BUILD))/fstests tests/fstests/recorded
+	@python3 tests/fstests/compare.py \
+		$(if $(LBS_FSTESTS_RECORDS),,--markdown tests/fstests/results.md) $(LABELS)

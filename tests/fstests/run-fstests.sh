@@ -35,15 +35,25 @@
 # initramfs whose stage 1 is tests/fstests/guest-init.sh, one QEMU boot
 # (tests/qemu/boot.sh; 2 vCPUs, 4 GiB, the host's / over 9p). fstests
 # writes check.log, result.xml, check.out (its stdout) and each test's
-# .out.bad, .full and .dmesg into $LBS_BUILD/fstests/K-N/ (emptied first;
-# summary.tsv there keeps every test's latest result across runs).
-# Then tests/fstests/summarize.py prints the table and judges the run against
-# tests/fstests/expunges/K-N.txt.
+# .out.bad, .full and .dmesg into $LBS_BUILD/fstests/K-N/ (emptied first).
+# Then tests/fstests/summarize.py prints the table, judges the run against
+# tests/fstests/expunges/K-N.txt and appends one record per test to
+# tests/fstests/records/K-N.tsv (tests/fstests/records.py): the run's UTC
+# start, the kernel tree's HEAD (the series), the project's commit ('+'
+# when tracked files other than the records had changes), each test's raw
+# result, seconds and reason. A test asked for without a result (the
+# guest broke) is recorded as missing (a group's tests: from fstests'
+# group.list files); fsx runs record nothing. Those files are only ever
+# appended to: commit them; `make fstests-compare` makes results.md of them.
+# A notrun fails the run when the test was named (--tests) or the records
+# show it ran (pass or fail) on this label before, unless the expunge list
+# has it as an expected notrun (summarize.py).
 #
 # Exit: 0 no unexpected failure, 1 unexpected failure or the run broke,
 # 2 bad arguments. Environment: LBS_BUILD, LBS_JOBS, LBS_FSTESTS_TIMEOUT
 # (seconds for the whole boot; default 600 + 1200 per test, or 12 h for a
-# group), LBS_QEMU_VERBOSE=1 (console to stderr as it runs).
+# group), LBS_QEMU_VERBOSE=1 (console to stderr as it runs),
+# LBS_FSTESTS_RECORDS (the records directory, default tests/fstests/records).
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -103,6 +113,7 @@ done
 [ -z "$fsx_ops" ] || group=none
 [ -z "$tests" ] || [ -z "$group" ] || usage "give TESTS or GROUP, not both"
 [ -n "$tests" ] || [ -n "$group" ] || group=lbs
+named=$tests	# asked for by name: a notrun fails the run
 for t in $tests; do
 	case $t in */[0-9]*) ;; *) usage "bad test name '$t' (e.g. generic/091)" ;; esac
 done
@@ -123,18 +134,47 @@ expunge=$ROOT/tests/fstests/expunges/$label.txt
 [ -z "$fsx_ops" ] || label=fsx-$label
 run=$BUILD/fstests/$label
 
+# ---- the records' fields of this run (tests/fstests/records.py) ---------------
+records=${LBS_FSTESTS_RECORDS:-$HERE/records}
+started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+if [ -z "$fsx_ops" ]; then
+	proj_head=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null) ||
+		die "$ROOT is not a git checkout: the records name the project's commit"
+	commit=$(printf %.12s "$proj_head")
+	# tracked changes make the commit a lie; appended records are not changes
+	[ -z "$(git -C "$ROOT" status --porcelain --untracked-files=no -- . ':(exclude)tests/fstests/records')" ] ||
+		commit=$commit+
+fi
+
 # ---- fstests, kernel ----------------------------------------------------------
 t_all=$(date +%s)
 fstests=$("$HERE/build-fstests.sh")
+if [ -n "$group" ] && [ -z "$fsx_ops" ]; then
+	# the group's tests as check -g picks them (generic/ and xfs/ for FSTYP=xfs):
+	# a run that breaks records each of them as missing
+	for d in generic xfs; do
+		[ -f "$fstests/tests/$d/group.list" ] || die "no $fstests/tests/$d/group.list (fstests build?)"
+	done
+	group_tests=$(for d in generic xfs; do
+		sed 's/#.*//' "$fstests/tests/$d/group.list" | awk -v d="$d" -v g="$group" \
+			'{ for (i = 2; i <= NF; i++) if ($i == g || g == "all") { print d "/" $1; next } }'
+	done | xargs)
+	[ -n "$group_tests" ] || die "fstests group '$group' is empty or not defined"
+elif [ -z "$fsx_ops" ]; then
+	group_tests=$tests	# GROUP=lbs, expanded above
+fi
 mkdir -p "$BUILD/qemu/empty-series"
 t0=$(date +%s)
 image=$("$ROOT/tests/qemu/kernel-image.sh" --fstests $nolockdep "$kernel" "$name" "$series")
 build_s=$(($(date +%s) - t0))
 say "kernel: ${build_s}s ($image)"
+# written by kernel-image.sh under its lock (a run beside may reset the tree)
+tree_head=$(cat "${image%/arch/x86/boot/bzImage}/.lbs-tree-head") || die "no .lbs-tree-head beside $image"
+series_head=$(printf %.12s "$tree_head")
 
 # ---- run directory, disks, initramfs ----------------------------------------------
 mkdir -p "$run"
-find "$run" -mindepth 1 -maxdepth 1 ! -name summary.tsv -exec rm -rf {} +
+find "$run" -mindepth 1 -maxdepth 1 -exec rm -rf {} +
 disks=$BUILD/fstests/disks-$label
 rm -rf "$disks"
 mkdir -p "$disks"
@@ -202,8 +242,10 @@ if [ -n "$fsx_ops" ]; then
 	[ "$rc" = 0 ] || exit 1
 	exit 0
 fi
+if [ -n "$named" ]; then set -- --tests "$tests"; else set -- --group-tests "$group_tests"; fi
 python3 "$HERE/summarize.py" --run "$run" --expunge "$expunge" --label "$label" \
-	${ntests:+--tests "$tests"} || rc=$?
+	--records "$records" --started "$started" --series "$series_head" --commit "$commit" \
+	"$@" || rc=$?
 if [ ! -f "$run/check.rc" ]; then
 	say "FAIL: check did not finish (qemu rc $boot_rc; console: $run/console.log)"
 	grep -E 'LBS-FSTESTS|WARNING|BUG|Oops|panic' "$run/console.log" | tail -n 5 >&2 || true

@@ -18,7 +18,8 @@
 # kernel-glue/config/bench.config (no XFS_DEBUG, lockdep or KUnit; THP and
 # perf: make bench-kernel), suffix -bench. Those two fragments come last
 # and override the test fragment. build-kernel.sh rebuilds only when tree,
-# patches or config change.
+# patches or config change. The tree's HEAD is written to .lbs-tree-head
+# in the kernel directory.
 # Prints the bzImage path; exit 1 on a failed build (log: build.log in the
 # kernel directory), 2 on bad arguments.
 set -eu
@@ -52,6 +53,10 @@ mkdir -p "$BUILD/linux"
 exec 8>"$BUILD/linux/$name.lock"
 flock 8
 tree=$("$ROOT/scripts/linux-tree.sh" --version "$version" worktree "$name" "$series") || exit 1
+# the tree's HEAD names the series built (the fstests records' series):
+# read here, under the lock, because a run beside this one resets the tree
+mkdir -p "$BUILD/kernel/$name$suffix"
+git -C "$tree" rev-parse HEAD >"$BUILD/kernel/$name$suffix/.lbs-tree-head"
 # shellcheck disable=SC2086
 exec "$HERE/build-kernel.sh" "$tree" "$BUILD/kernel/$name$suffix" \
 	"$ROOT/kernel-glue/config/$frag" $extra
