@@ -44,7 +44,8 @@
 # result, seconds and reason. A test asked for without a result (the
 # guest broke) is recorded as missing (a group's tests: from fstests'
 # group.list files); fsx runs record nothing. Those files are only ever
-# appended to: commit them; `make fstests-compare` makes results.md of them.
+# appended to, and results.md is made of them again at once (compare.py):
+# commit both.
 # A notrun fails the run when the test was named (--tests) or the records
 # show it ran (pass or fail) on this label before, unless the expunge list
 # has it as an expected notrun (summarize.py).
@@ -246,6 +247,11 @@ if [ -n "$named" ]; then set -- --tests "$tests"; else set -- --group-tests "$gr
 python3 "$HERE/summarize.py" --run "$run" --expunge "$expunge" --label "$label" \
 	--records "$records" --started "$started" --series "$series_head" --commit "$commit" \
 	"$@" || rc=$?
+# the tree's records changed: results.md follows them at once, so the
+# two are committed together (meson test checks they agree)
+if [ -z "${LBS_FSTESTS_RECORDS:-}" ]; then
+	python3 "$HERE/compare.py" --markdown "$HERE/results.md" >/dev/null 2>&1 || true
+fi
 if [ ! -f "$run/check.rc" ]; then
 	say "FAIL: check did not finish (qemu rc $boot_rc; console: $run/console.log)"
 	grep -E 'LBS-FSTESTS|WARNING|BUG|Oops|panic' "$run/console.log" | tail -n 5 >&2 || true
