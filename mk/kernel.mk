@@ -35,13 +35,16 @@
 #                           held back a second); the suite must pass.
 #   make qemu-powercut KERNEL=... [BLOCK_SIZES=...] [POWERCUT_ROUNDS=3]
 #                           power cuts (tests/qemu/powercut.sh): QEMU killed
-#                           at a random moment of an lbs-fsx campaign, a
-#                           second boot's log recovery, xfs_repair -n and
-#                           every byte checked against the campaign's
-#                           journal. Report: $(BUILD)/qemu/powercut-KERNEL/
+#                           once an lbs-fsx campaign reports op N done (N
+#                           from the seed), while later ops run; a mismatch
+#                           in that boot fails the round; then a second
+#                           boot's log recovery, xfs_repair -n and every
+#                           byte checked against the campaign's journal.
+#                           Report: $(BUILD)/qemu/powercut-KERNEL/
 #   make qemu-verify-ci     CI subset (part of `make check`): patched-6.1 at
 #                           4096, 16384 and 65536, $(CI_OPS) fsx ops, then
-#                           one power cut at 4096 and one at 65536.
+#                           one power cut at 4096 and one at 65536 (seed 1:
+#                           after ops 2082 and 991).
 #   make qemu-verify-ref    the same suite on ref-6.12 at 65536 (`make
 #                           check-ref`, run by CI after `make check`): the
 #                           suite's expectations hold upstream, and the

@@ -578,6 +578,8 @@ int lbs_fsx_run_on(const struct lbs_fsx_opts *o, struct fsx_backend *b,
 			break;
 		}
 		res->ops_run++;
+		if (o->after_op)
+			o->after_op(o->after_op_arg, c.opno);
 		if (o->progress && !(c.opno & 0x3fff)) {
 			double t = fsx_now();
 

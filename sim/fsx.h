@@ -67,6 +67,10 @@ struct lbs_fsx_opts {
 	 * --journal; see lbs_oracle_set_journal()) */
 	void (*journal)(void *arg, const struct lbs_oracle_rec *r);
 	void *journal_arg;
+	/* called after each op of a campaign that ran clean, with its
+	 * number (lbs-fsx: the --cut-after marker) */
+	void (*after_op)(void *arg, uint64_t opno);
+	void *after_op_arg;
 };
 
 /* features a filesystem may lack; their ops are skipped and counted */

@@ -15,7 +15,11 @@
  * bad bytes are stale.  --journal DEV writes every change and op intent
  * to a raw device as it happens (journal.c), for a campaign the machine
  * loses power in; --check-journal JOURNAL FILE then checks the file log
- * recovery left (exit 0 good, 1 mismatch, 2 bad input).  Features the filesystem lacks
+ * recovery left (exit 0 good, 1 mismatch, 2 bad input).  --cut-after N
+ * (with --journal) prints one line on stdout, flushed, once op N is done
+ * and its records are on the journal device, and goes on: the host that
+ * waits for the line cuts the power among later ops, at a point the op
+ * count places, not the clock.  Features the filesystem lacks
  * (EOPNOTSUPP) are skipped and counted, as lbs-sim --unsupported.
  * Exit: 0 clean, 1 mismatch, 2 usage or input error.
  */
@@ -26,17 +30,24 @@
 #include "journal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum { T_REPLAY = FSX_CLI_TOOL, T_GLOBAL_DROP, T_CRASH, T_STALE, T_JOURNAL,
-       T_CHECK_JOURNAL };
+       T_CHECK_JOURNAL, T_CUT_AFTER, T_CORRUPT };
 
 struct tool {
 	const char *replay;
 	const char *journal, *check_journal;
+	const char *path;
+	uint64_t cut_after;	/* --cut-after: the marker's op; 0: none */
+	uint64_t corrupt_after;	/* --test-corrupt-after; 0: none */
+	bool corrupted;
+	struct lbs_journal *j;
 	struct fsx_real_opts ro;
 };
 
@@ -45,9 +56,16 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: lbs-fsx [options] [--drop-caches-global]\n"
 		"               [--crash-shutdown logflush|nologflush]\n"
-		"               [--stale-pattern STR] [--journal DEV] PATH\n"
+		"               [--stale-pattern STR] [--journal DEV [--cut-after N]]\n"
+		"               PATH\n"
 		"       lbs-fsx --replay F.fsxops [options] PATH\n"
-		"       lbs-fsx --check-journal JOURNAL FILE\n");
+		"       lbs-fsx --check-journal JOURNAL FILE\n"
+		"  --cut-after N        after op N (N below --ops), its journal\n"
+		"                       records on DEV, print \"lbs-fsx: cut after op\n"
+		"                       N: R journal records on the device\" and go on\n"
+		"  --test-corrupt-after K  test only: flip byte 0 of the file behind\n"
+		"                       the oracle after op K (or the first later op\n"
+		"                       that leaves the file non-empty)\n");
 	fsx_cli_usage(f, false);
 }
 
@@ -67,7 +85,20 @@ static int tool_opt(void *arg, int val, const char *optarg)
 {
 	struct tool *t = arg;
 
-	if (val == T_REPLAY)
+	if (val == T_CUT_AFTER || val == T_CORRUPT) {
+		const char *name = val == T_CUT_AFTER ? "cut-after" :
+				   "test-corrupt-after";
+		uint64_t v;
+
+		if (fsx_cli_num("lbs-fsx", name, optarg, &v))
+			return 2;
+		if (!v) {
+			fprintf(stderr, "lbs-fsx: --%s 0: ops count from 1\n",
+				name);
+			return 2;
+		}
+		*(val == T_CUT_AFTER ? &t->cut_after : &t->corrupt_after) = v;
+	} else if (val == T_REPLAY)
 		t->replay = optarg;
 	else if (val == T_GLOBAL_DROP)
 		t->ro.global_drop = true;
@@ -91,6 +122,58 @@ static int tool_opt(void *arg, int val, const char *optarg)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * --test-corrupt-after: change one byte of the file behind the oracle, as
+ * a kernel that loses data would; lbs-fsx's own checks must see it.  False
+ * while the file is empty (try after the next op).
+ */
+static bool corrupt(const char *path, uint64_t opno)
+{
+	int fd = open(path, O_RDWR);
+	struct stat st;
+	uint8_t byte;
+
+	if (fd < 0 || fstat(fd, &st))
+		goto fail;
+	if (!st.st_size) {
+		close(fd);
+		return false;
+	}
+	/* byte 0: few ops overwrite or truncate it away before a check */
+	if (pread(fd, &byte, 1, 0) != 1)
+		goto fail;
+	byte = (uint8_t)~byte;
+	if (pwrite(fd, &byte, 1, 0) != 1)
+		goto fail;
+	close(fd);
+	fprintf(stderr, "lbs-fsx: test: byte 0 flipped to 0x%02x after op %"
+		PRIu64 ", behind the oracle\n", byte, opno);
+	return true;
+fail:
+	fprintf(stderr, "lbs-fsx: --test-corrupt-after: %s: %s\n", path,
+		strerror(errno));
+	exit(2);
+}
+
+/*
+ * After each op that ran clean.  --cut-after: op N is done and, the
+ * journal being O_DSYNC, its records are on the device; say so at once
+ * (stdout may be a pipe: flush it), then go on, so that the host's cut
+ * lands among later ops, never at a pause the marker made.
+ */
+static void after_op(void *arg, uint64_t opno)
+{
+	struct tool *t = arg;
+
+	if (opno == t->cut_after) {
+		printf("lbs-fsx: cut after op %" PRIu64 ": %" PRIu64
+		       " journal records on the device\n", opno, t->j->n);
+		fflush(stdout);
+	}
+	if (t->corrupt_after && opno >= t->corrupt_after && !t->corrupted)
+		t->corrupted = corrupt(t->path, opno);
 }
 
 static bool pow2_in(uint64_t v, uint64_t lo, uint64_t hi)
@@ -157,6 +240,8 @@ int main(int argc, char **argv)
 		{ "stale-pattern", 1, NULL, T_STALE },
 		{ "journal", 1, NULL, T_JOURNAL },
 		{ "check-journal", 1, NULL, T_CHECK_JOURNAL },
+		{ "cut-after", 1, NULL, T_CUT_AFTER },
+		{ "test-corrupt-after", 1, NULL, T_CORRUPT },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tool t = { 0 };
@@ -182,9 +267,28 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	path = argv[optind];
+	if ((t.cut_after || t.corrupt_after) && (t.check_journal || t.replay)) {
+		fprintf(stderr, "lbs-fsx: --%s: a campaign's option, not one "
+			"for --%s\n", t.cut_after ? "cut-after" :
+			"test-corrupt-after", t.replay ? "replay" :
+			"check-journal");
+		return 2;
+	}
 	if (t.check_journal)	/* no campaign: the file is the one to check */
 		return lbs_journal_check(t.check_journal, path,
 					 o->crash_allow, stdout);
+	/* the marker says the journal holds op N: without one it says
+	 * nothing; and the ops after it are what the cut lands among */
+	if (t.cut_after && !t.journal) {
+		fprintf(stderr, "lbs-fsx: --cut-after needs --journal DEV\n");
+		return 2;
+	}
+	if (t.cut_after && t.cut_after >= o->ops) {
+		fprintf(stderr, "lbs-fsx: --cut-after %" PRIu64 ": must be "
+			"below --ops %" PRIu64 " (the campaign goes on after "
+			"the cut)\n", t.cut_after, o->ops);
+		return 2;
+	}
 	if (cli.have_bs && !pow2_in(o->block_size, 512, 65536)) {
 		fprintf(stderr, "lbs-fsx: --block-size %u: a power of two "
 			"from 512 to 65536\n", o->block_size);
@@ -226,9 +330,15 @@ int main(int argc, char **argv)
 		}
 		o->journal = lbs_journal_rec;
 		o->journal_arg = &j;
+		t.j = &j;
 		/* the check's oracle cannot bound a lost extent shift */
 		o->unsupported |= LBS_FSX_F(LBS_FSX_COLLAPSE) |
 				  LBS_FSX_F(LBS_FSX_INSERT);
+	}
+	if (t.cut_after || t.corrupt_after) {
+		t.path = path;
+		o->after_op = after_op;
+		o->after_op_arg = &t;
 	}
 	rc = t.replay ? replay(&cli, &b, t.replay, path) :
 			campaign(&cli, &b, &info, &t, path);

@@ -8,8 +8,9 @@
 # Reads /lbs/config (shell assignments): KERNEL (expectation key, e.g.
 # ref-6.12), BLOCK_SIZES, LBS_OPS (ops per lbs-fsx campaign), LBS_SEED,
 # LBS_DIFF_FILE_SIZE (the differential's file limit, the one lbs-sim used),
-# LBS_MODE (suite, or powercut-run / powercut-check with LBS_BS: the two
-# boots of tests/qemu/powercut.sh, see powercut() below).
+# LBS_MODE (suite, or powercut-run / powercut-check with LBS_BS and, for
+# the run, LBS_CUT_AFTER: the two boots of tests/qemu/powercut.sh, see
+# powercut() below).
 # Disks are found by their virtio serial (/sys/block/vdX/serial):
 #   m<BS>  main image, block size BS, pre-filled with "STALEDA\n" before mkfs
 #   r<BS>  runt-last-AG image, block size BS
@@ -216,9 +217,13 @@ fsx() { # fsx BS TEST
 
 # tests/qemu/powercut.sh's two boots on one image (serial pc), with the
 # journal (pj) and the file's bytes out (po):
-# powercut-run: an lbs-fsx campaign journaling every change to pj, until
-# the host kills QEMU; powercut-check: mount (log recovery), the file's
-# size on the console and its bytes on po, unmount.
+# powercut-run: an lbs-fsx campaign journaling every change to pj, its
+# output straight on the console (no pipe or file to lose it in): the
+# marker of --cut-after LBS_CUT_AFTER, on which the host kills QEMU while
+# later ops run, or a mismatch report. "LBS-PC: end rc=N" means lbs-fsx
+# exited before the cut, which fails the round (powercut-judge.sh);
+# powercut-check: mount (log recovery), the file's size on the console
+# and its bytes on po, unmount.
 powercut() { # powercut run|check
 	pc=$(devof pc) pj=$(devof pj) po=$(devof po)
 	if [ -z "$pc" ] || [ -z "$pj" ] || [ -z "$po" ]; then
@@ -231,12 +236,13 @@ powercut() { # powercut run|check
 	fi
 	f=/mnt/m/powercut.fsx
 	if [ "$1" = run ]; then
-		echo "LBS-PC: begin bs=$LBS_BS seed=$LBS_SEED ops=$LBS_OPS"
-		"$FSX" --ops "$LBS_OPS" --seed "$LBS_SEED" --block-size "$LBS_BS" \
-			--journal "$pj" --stale-pattern 'STALEDA\n' "$f" >/tmp/out 2>&1
-		echo "LBS-PC: end rc=$? $(tail -n 1 /tmp/out)"
-		# the host cuts the power; until then, nothing more is written
-		while :; do sleep 60; done
+		echo "LBS-PC: begin bs=$LBS_BS seed=$LBS_SEED ops=$LBS_OPS cut-after=${LBS_CUT_AFTER:-}"
+		# --quiet: no progress lines on the console (stderr is a tty)
+		"$FSX" --quiet --ops "$LBS_OPS" --seed "$LBS_SEED" --block-size "$LBS_BS" \
+			--journal "$pj" --cut-after "${LBS_CUT_AFTER:-}" \
+			--stale-pattern 'STALEDA\n' "$f" 2>&1
+		echo "LBS-PC: end rc=$?"
+		return 1
 	fi
 	size=$(stat -c %s "$f") || { echo "LBS-PC: fail no $f after log recovery"; return 1; }
 	dd if="$f" of="$po" bs=65536 conv=fsync 2>/dev/null || { echo "LBS-PC: fail copy to $po"; return 1; }

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Power-cut test: kill QEMU (SIGKILL) at a random moment of an lbs-fsx
-# campaign, boot again on the same image and let log recovery run, then
-# check every byte of the file (`make qemu-powercut`).
+# Power-cut test: kill QEMU (SIGKILL) in the middle of an lbs-fsx campaign,
+# at a point its op count places, boot again on the same image and let log
+# recovery run, then check every byte of the file (`make qemu-powercut`).
 #
 #   powercut.sh --kernel patched-6.1|stock-6.1|ref-6.12 [--series DIR]
 #               [--block-sizes "4096 65536"] [--rounds N] [--seed S]
@@ -9,13 +9,20 @@
 # Per block size and round (seed S + round, printed, so a failure replays):
 # a 512 MiB image filled with "STALEDA\n" and made by mkfs.xfs -b size=BS
 # (defaults otherwise: reflink on); boot 1 (tests/guest/run-suite.sh,
-# LBS_MODE=powercut-run) runs lbs-fsx --journal, which writes every change
-# and the intent of every op to a raw journal disk (O_DSYNC) before going
-# on; after a delay drawn from the seed the host kills QEMU. Boot 2
+# LBS_MODE=powercut-run) runs lbs-fsx --journal --cut-after N, which
+# writes every change and the intent of every op to a raw journal disk
+# (O_DSYNC) before going on, and prints a marker once op N is done; N is
+# drawn from the seed and block size, so the cut does not depend on the
+# machine's speed. The host kills QEMU when the marker is on the console,
+# while lbs-fsx runs the ops after N; its only clock is boot.sh's timeout,
+# which catches a hang. Boot 1 must show the marker and no
+# lbs-fsx mismatch (every read is checked against its oracle) nor an end
+# of the campaign (powercut-judge.sh); any of those fails the round. Boot 2
 # (powercut-check) mounts the image, so log recovery runs, and copies the
 # file out. On the host: xfs_repair -n on the image, then lbs-fsx
-# --check-journal: fsynced bytes must be there, every other byte a value
-# some journaled change since put there, none the device's stale fill.
+# --check-journal: the journal holds at least the records the marker
+# counted, fsynced bytes must be there, every other byte a value some
+# journaled change since put there, none the device's stale fill.
 # Both consoles must be free of kernel warnings (ktap-check.py).
 #
 # The disks are cache=unsafe: what QEMU received survives the kill in the
@@ -28,7 +35,9 @@
 # kernel --kernel names, e.g. a twin of it for a negative control).
 #
 # Report: $LBS_BUILD/qemu/powercut-KERNEL/report.txt, one line a round:
-#   LBS-POWERCUT <bs> round <r> seed <s> cut <ms>ms: pass|fail <reason>
+#   LBS-POWERCUT <bs> round <r> seed <s> cut after op <N>: pass|fail <reason>
+# A boot-1 failure reads "fail boot 1: <why>", e.g. "fail boot 1: lbs-fsx:
+# MISMATCH at op K (...): ...; offset ...".
 # Exit 0 if every round passed, 1 if one failed, 2 on bad arguments.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -63,9 +72,20 @@ for bs in $sizes; do
 	[ "$kernel" != stock-6.1 ] || [ "$bs" = 4096 ] || die "stock-6.1 mounts block size 4096 only"
 done
 case $rounds in '' | *[!0-9]* | 0) die "--rounds must be a positive number" ;; esac
-case $seed in '' | *[!0-9]*) die "--seed must be a number" ;; esac
-# the guest waits this long at most for the cut: the campaign must outlast it
-ops=200000 maxcut_ms=20000
+case $seed in '' | *[!0-9]* | 0?* | ??????????*) die "--seed must be a number below 10^9, no leading zero" ;; esac
+# The cut: after op N, N from CUT_LO to CUT_HI. By op 500 the default op
+# mix has done about 15 fsyncs, 15 drop_caches, 50 one-page writebacks, 35
+# truncates and 80 mmap or O_DIRECT writes, and the file (1 MiB at 64k)
+# is near its size limit, so the journal holds durable data and changes
+# made since; by op 3000 (10 to 20 s of campaign under TCG) more ops only
+# repeat that state, and a longer boot 1 would buy nothing a seed does not.
+# OPS is far beyond the cut (about 1 journal record an op: 200000 fill a
+# fifth of the 64 MiB journal), so the campaign cannot end before the
+# host has seen the marker; if it does, the round fails.
+CUT_LO=500 CUT_HI=3000 ops=200000
+# boot 1's hang bound, not a speed limit: an idle host boots to the marker
+# at op 3000 in about 12 s (boot 4 s, about 360 ops/s with the journal)
+BOOT1_TIMEOUT=300
 
 out=$BUILD/qemu/powercut-$kernel
 mkdir -p "$out"
@@ -92,7 +112,7 @@ boot() {
 		-drive "file=$jrn,if=none,format=raw,cache=unsafe,id=pj" -device virtio-blk-pci,drive=pj,serial=pj \
 		-drive "file=$fout,if=none,format=raw,cache=unsafe,id=po" -device virtio-blk-pci,drive=po,serial=po
 }
-result() { echo "LBS-POWERCUT $bs round $r seed $s cut ${cut}ms: $1${2:+ $2}" | tee -a "$report"; }
+result() { echo "LBS-POWERCUT $bs round $r seed $s cut after op $cut: $1${2:+ $2}" | tee -a "$report"; }
 clean_console() { # clean_console LOG: kernel warnings, or nothing
 	python3 "$HERE/ktap-check.py" "$1" --no-ktap >"$1.check" 2>&1 || head -n 2 "$1.check" | tr '\n' ' '
 }
@@ -102,7 +122,11 @@ for bs in $sizes; do
 	while [ "$r" -lt "$rounds" ]; do
 		r=$((r + 1))
 		s=$((seed + r - 1))
-		cut=$(awk -v s="$s" -v bs="$bs" -v m="$maxcut_ms" 'BEGIN { srand(s * 65537 + bs); printf "%d", 200 + rand() * (m - 200) }')
+		# N from the seed and block size, in shell arithmetic (the same
+		# on every host, unlike awk's rand()); the high bits of an LCG step
+		x=$((((s % 65521) * 7919 + bs * 2053) % 2147483648))
+		x=$(((x * 1103515245 + 12345) % 2147483648))
+		cut=$((CUT_LO + x / 65536 % (CUT_HI - CUT_LO + 1)))
 		img=$out/pc.img jrn=$out/pj.img fout=$out/po.img
 		rm -f "$img" "$jrn" "$fout"
 		yes STALEDA | head -c 512M >"$img"
@@ -110,32 +134,26 @@ for bs in $sizes; do
 		truncate -s 64M "$jrn"
 		truncate -s 8M "$fout"
 		cfg=$out/config
-		printf 'LBS_MODE=powercut-run\nLBS_BS=%s\nLBS_SEED=%s\nLBS_OPS=%s\n' "$bs" "$s" "$ops" >"$cfg"
+		printf 'LBS_MODE=powercut-run\nLBS_BS=%s\nLBS_SEED=%s\nLBS_OPS=%s\nLBS_CUT_AFTER=%s\n' \
+			"$bs" "$s" "$ops" "$cut" >"$cfg"
 		c1=$out/console-$bs-$r-run.log c2=$out/console-$bs-$r-check.log
-		rm -f "$c1" "$c2"	# an old run's "begin" would start the clock
-		# boot 1, killed: wait for the campaign's start, then the delay
-		boot "$cfg" "$c1" "$((maxcut_ms / 1000 + 600))" >/dev/null 2>&1 &
+		rm -f "$c1" "$c2"	# an old run's marker would cut at once
+		# boot 1: wait for the marker (or lbs-fsx's end, or QEMU's), then
+		# cut; boot.sh's timeout is the only clock, and only for a hang
+		boot "$cfg" "$c1" "$BOOT1_TIMEOUT" >/dev/null 2>&1 &
 		bpid=$!
-		waited=0
-		while ! grep -q '^LBS-PC: begin' "$c1" 2>/dev/null; do
-			if ! kill -0 "$bpid" 2>/dev/null || [ "$waited" -ge 6000 ]; then
-				break
-			fi
+		while kill -0 "$bpid" 2>/dev/null &&
+			! grep -aq '^lbs-fsx: cut after op \|^LBS-PC: end\|^LBS-PC: fail' "$c1" 2>/dev/null; do
 			sleep 0.1
-			waited=$((waited + 1))
 		done
-		if ! grep -q '^LBS-PC: begin' "$c1" 2>/dev/null; then
-			kill "$bpid" 2>/dev/null || true
-			wait "$bpid" 2>/dev/null || true
-			result fail "boot 1 did not start the campaign: $(grep -a 'LBS-PC\|LBS-INIT' "$c1" | tail -n 1)"
-			continue
-		fi
-		sleep "$(awk -v c="$cut" 'BEGIN { printf "%.3f", c / 1000 }')"
 		pkill -KILL -f "serial file:$c1" || true
 		wait "$bpid" 2>/dev/null || true
-		done_line=$(tr -d '\r' <"$c1" | grep -a '^LBS-PC: end' || true)
-		[ -z "$done_line" ] || say "bs $bs round $r: the campaign ended before the cut ($done_line)"
 		w1=$(clean_console "$c1")
+		if ! marked=$("$HERE/powercut-judge.sh" "$c1" "$cut"); then
+			result fail "boot 1: $marked${w1:+; kernel warnings: $w1}"
+			rm -f "$img" "$jrn" "$fout"
+			continue
+		fi
 		# boot 2: log recovery, the file out
 		printf 'LBS_MODE=powercut-check\nLBS_BS=%s\nLBS_SEED=%s\nLBS_OPS=%s\n' "$bs" "$s" "$ops" >"$cfg"
 		brc=0
@@ -151,8 +169,12 @@ for bs in $sizes; do
 			result fail "kernel warnings: $w1 $w2"
 		else
 			head -c "$size" "$fout" >"$out/file.bin"
-			if chk=$("$fsx_host" --check-journal "$jrn" "$out/file.bin" 2>&1); then
-				result pass "$(echo "$chk" | sed 's/.*: \([0-9]* records ([0-9]* fsyncs)\).*/\1/'), $size bytes"
+			chk=$("$fsx_host" --check-journal "$jrn" "$out/file.bin" 2>&1) && crc=0 || crc=$?
+			nrec=$(echo "$chk" | sed -n 's/^journal [^ ]*: \([0-9]*\) records .*/\1/p')
+			if [ "$crc" -eq 0 ] && [ "${nrec:-0}" -lt "$marked" ]; then
+				result fail "the journal lost records: $marked at the cut marker, ${nrec:-none} after the cut"
+			elif [ "$crc" -eq 0 ]; then
+				result pass "$(echo "$chk" | sed 's/.*: \([0-9]* records ([0-9]* fsyncs)\).*/\1/'), $marked at the marker, $size bytes"
 			else
 				cp "$jrn" "$out/journal-$bs-$r.img"
 				cp "$out/file.bin" "$out/file-$bs-$r.bin"
