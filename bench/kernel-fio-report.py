@@ -29,17 +29,11 @@ import argparse
 import json
 import os
 import re
-import statistics
 import sys
 import time
 
-JOBS = [  # name, fio direction, label
-    ("seqwrite", "write", "buffered seq write 1M + fsync"),
-    ("seqread", "read", "buffered seq read 1M (cold)"),
-    ("randwrite", "write", "buffered 4k rand write + fsync"),
-    ("dio-randwrite", "write", "O_DIRECT 4k rand write"),
-    ("reflink-randwrite", "write", "4k rand write into a reflink copy + fsync"),
-]
+from kernel_fio_stats import GOAL_4K, GOAL_LBS, JOBS, Cell, quotient, ratio, verdict
+
 PRINTK = re.compile(r"^\[\s*\d+\.\d+\]")
 # a kernel message the console spliced into the middle of a JSON line
 PRINTK_TAIL = re.compile(r"\[\s*\d+\.\d+\] .*$")
@@ -117,45 +111,6 @@ def parse(path):
     return out, info, errs
 
 
-class Cell:
-    """The rounds of one job on one pair."""
-
-    def __init__(self, values):
-        self.v = values
-
-    def ok(self):
-        return bool(self.v)
-
-    def med(self):
-        return statistics.median(self.v)
-
-    def lo(self):
-        return min(self.v)
-
-    def hi(self):
-        return max(self.v)
-
-
-def ratio(a, b):
-    """(median ratio, lowest, highest) of a / b, or None."""
-    if not (a.ok() and b.ok()):
-        return None
-    return a.med() / b.med(), a.lo() / b.hi(), a.hi() / b.lo()
-
-
-def quotient(x, y):
-    """The same for x / y of two ratios."""
-    if x is None or y is None:
-        return None
-    return x[0] / y[0], x[1] / y[2], x[2] / y[1]
-
-
-def verdict(r, goal):
-    if r is None:
-        return "-"
-    return "meets" if r[1] >= goal else "misses" if r[2] < goal else "noise"
-
-
 def fr(r):
     return "-" if r is None else "%.2f [%.2f-%.2f]" % r
 
@@ -179,13 +134,13 @@ def ratio_tables(pairs, cell, speed, fmt, text):
             x = speed(cell(pb, job), cell(stock, job))
             y = speed(cell(rb, job), cell(ref4, job))
             e = quotient(x, y)
-            print("| %s | %s | %s | %s | %s |" % (label, fmt(x), fmt(y), fmt(e), verdict(e, 1.0)))
+            print("| %s | %s | %s | %s | %s |" % (label, fmt(x), fmt(y), fmt(e), verdict(e, GOAL_LBS)))
     print(text["regression"])
     print("| job | %s | verdict |" % text["regression_col"])
     print("|---|---|---|")
     for job, _, label in JOBS:
         x = speed(cell(p4, job), cell(stock, job))
-        print("| %s | %s | %s |" % (label, fmt(x), verdict(x, 0.98)))
+        print("| %s | %s | %s |" % (label, fmt(x), verdict(x, GOAL_4K)))
 
 
 def insn_tables(pairs, boots, name):
@@ -193,9 +148,6 @@ def insn_tables(pairs, boots, name):
     def cell(pair, job):
         return Cell([r[job]["kinsn"] for _, r in boots.get(pair, [])
                      if job in r and "kinsn" in r[job]])
-
-    def spread(c):
-        return (c.hi() - c.lo()) / c.med() * 100
 
     def fr(r):  # counts spread by tenths of a percent: one more digit
         return "-" if r is None else "%.3f [%.3f-%.3f]" % r
@@ -206,7 +158,7 @@ def insn_tables(pairs, boots, name):
     for job, _, label in JOBS:
         cells = [cell(p, job) for p in pairs]
         print("| %s | %s |" % (label, " | ".join(
-            "%.1f [%.1f-%.1f] %.2f %%" % (c.med() / 1e6, c.lo() / 1e6, c.hi() / 1e6, spread(c))
+            "%.1f [%.1f-%.1f] %.2f %%" % (c.med() / 1e6, c.lo() / 1e6, c.hi() / 1e6, c.spread())
             if c.ok() else "-" for c in cells)))
     ratio_tables(pairs, cell, lambda a, b: ratio(b, a), fr, {
         "title": "\nInstruction ratios at %dk as speed (count of the 4k pair / count at %dk):\n",
