@@ -91,14 +91,18 @@ def parse_pairs(text):
 
 
 def _number(metric, text):
+    """The value; only device bytes may be 0 (a job moves data and runs code)."""
     if metric == "mbs":
-        v = float(text)
-        if not math.isfinite(v) or v < 0 or not re.match(r"^[0-9]+\.[0-9]+$", text):
+        if not re.match(r"^[0-9]+\.[0-9]+$", text):
             raise ValueError
-        return v
-    if not text.isdigit():
+        v = float(text)
+    elif text.isdigit():
+        v = int(text)
+    else:
         raise ValueError
-    return int(text)
+    if not math.isfinite(v) or (v == 0 and metric != "dev_bytes"):
+        raise ValueError
+    return v
 
 
 def parse(text, where):
