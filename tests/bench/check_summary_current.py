@@ -51,8 +51,9 @@ def main():
                     have.splitlines(True), want.splitlines(True),
                     "%s (in the tree)" % f, "%s (generated from bench/records)" % f))
     if stale:
-        print("FAIL: %s differ from what bench/records give; run `make bench-summary` and "
-              "commit (never edit the generated blocks by hand)" % " and ".join(stale))
+        print("FAIL: %s %s from what bench/records give; run `make bench-summary` and "
+              "commit (never edit the generated blocks by hand)"
+              % (" and ".join(stale), "differs" if len(stale) == 1 else "differ"))
         return 1
     print("ok: README.md and bench/README.md hold the summary bench/records give")
     return 0

@@ -19,7 +19,7 @@ class Job:
     runtime_ms: int
     sect: int = 0       # device sectors of 512 bytes, read or written
     ios: int = 1
-    kinsn: int = 0      # kernel instructions (insns runs)
+    kinsn: int = 0      # kernel instructions (insns runs); None: no count line
     rc: int = 0
     splice: bool = False  # a kernel message spliced into the JSON
 
@@ -60,5 +60,6 @@ def console(bs, jobs, insns=False):
     out.append("LBS-BENCH: end rc=0")
     if insns:
         for name, j in jobs.items():
-            out.append("LBS-BENCH-INSN %s kernel=%d total=%d" % (name, j.kinsn, 3 * j.kinsn))
+            if j.kinsn is not None:
+                out.append("LBS-BENCH-INSN %s kernel=%d total=%d" % (name, j.kinsn, 3 * j.kinsn))
     return "\n".join(out) + "\n"

@@ -150,6 +150,19 @@ class ReportRecord(TempDir):
         self.assertEqual(rec.cell(("stock-6.1", 4096), "seqread", "kinsn").v, [10**6 * 2 + 4096 + 1])
         self.assertIsNone(ks.choose([rec])["knobs"])
 
+    def test_missing_count_gives_failed_record(self):
+        def jobs(k, bs, r):
+            js = {j: self.job(k, bs, r, j) for j in JOBS}
+            if (k, bs, r) == ("ref-6.12", 65536, 1):
+                js["dio-randwrite"].kinsn = None
+            return js
+        p = self.run_report("20260101T000000Z-insns-knobs", jobs)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("dio-randwrite: no instruction count", p.stdout)
+        rec = kr.read(os.path.join(self.rdir, "20260101T000000Z-insns-knobs.tsv"))
+        self.assertEqual(rec.params["status"], "failed")
+        self.assertEqual(len(rec.cell(("ref-6.12", 65536), "dio-randwrite", "kinsn").v), 1)
+
     def test_failed_flag_gives_failed_record(self):
         p = self.run_report("20260101T000000Z-insns-knobs",
                             lambda k, bs, r: {j: self.job(k, bs, r, j) for j in JOBS}, ["--failed"])
