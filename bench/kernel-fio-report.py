@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tables of bench/kernel-fio.sh: parse the guest consoles and print the figures.
 
-    kernel-fio-report.py [--size-mb N] [--mem M] [--wall S] KERNEL:BS:CONSOLE...
+    kernel-fio-report.py [--size-mb N] [--mem M] [--wall S]
+        [--record PATH --param KEY=VALUE... --kernel-commit KERNEL=COMMIT... [--failed]]
+        KERNEL:BS:CONSOLE...
 
 One KERNEL:BS:CONSOLE per boot (several per pair: the rounds). Per job and
 pair: MB/s (10^6 bytes/s, fio's io_bytes / runtime; the end_fsync of the
@@ -24,22 +26,26 @@ With kernel-fio.sh --insns the consoles carry each job's kernel
 instruction count (LBS-BENCH-INSN), and the same ratios are printed for
 it, inverted (fewer instructions is faster): stock 4k count / patched 4k
 count is the speed ratio the counts predict.
+
+--record PATH also writes the run's record (bench/kernel_records.py): the
+values these tables are computed from, per pair, round (a pair's Nth
+console), job and metric, under a header of the run's parameters: pairs,
+rounds, size_mb, qemu_mem and wall_s from the arguments, the others
+(run, dirty_mb, mount_opts, insns, profile, insn_profile, project) from
+--param, the kernels' source commits from --kernel-commit. Its status is
+"failed" with --failed (the caller saw a boot fail) or when this report
+finds an error. A record that cannot be written is an error.
 """
 import argparse
 import json
 import os
 import re
-import statistics
 import sys
 import time
 
-JOBS = [  # name, fio direction, label
-    ("seqwrite", "write", "buffered seq write 1M + fsync"),
-    ("seqread", "read", "buffered seq read 1M (cold)"),
-    ("randwrite", "write", "buffered 4k rand write + fsync"),
-    ("dio-randwrite", "write", "O_DIRECT 4k rand write"),
-    ("reflink-randwrite", "write", "4k rand write into a reflink copy + fsync"),
-]
+import kernel_records
+from kernel_fio_stats import GOAL_4K, GOAL_LBS, JOBS, Cell, quotient, ratio, verdict
+
 PRINTK = re.compile(r"^\[\s*\d+\.\d+\]")
 # a kernel message the console spliced into the middle of a JSON line
 PRINTK_TAIL = re.compile(r"\[\s*\d+\.\d+\] .*$")
@@ -117,45 +123,6 @@ def parse(path):
     return out, info, errs
 
 
-class Cell:
-    """The rounds of one job on one pair."""
-
-    def __init__(self, values):
-        self.v = values
-
-    def ok(self):
-        return bool(self.v)
-
-    def med(self):
-        return statistics.median(self.v)
-
-    def lo(self):
-        return min(self.v)
-
-    def hi(self):
-        return max(self.v)
-
-
-def ratio(a, b):
-    """(median ratio, lowest, highest) of a / b, or None."""
-    if not (a.ok() and b.ok()):
-        return None
-    return a.med() / b.med(), a.lo() / b.hi(), a.hi() / b.lo()
-
-
-def quotient(x, y):
-    """The same for x / y of two ratios."""
-    if x is None or y is None:
-        return None
-    return x[0] / y[0], x[1] / y[2], x[2] / y[1]
-
-
-def verdict(r, goal):
-    if r is None:
-        return "-"
-    return "meets" if r[1] >= goal else "misses" if r[2] < goal else "noise"
-
-
 def fr(r):
     return "-" if r is None else "%.2f [%.2f-%.2f]" % r
 
@@ -179,13 +146,13 @@ def ratio_tables(pairs, cell, speed, fmt, text):
             x = speed(cell(pb, job), cell(stock, job))
             y = speed(cell(rb, job), cell(ref4, job))
             e = quotient(x, y)
-            print("| %s | %s | %s | %s | %s |" % (label, fmt(x), fmt(y), fmt(e), verdict(e, 1.0)))
+            print("| %s | %s | %s | %s | %s |" % (label, fmt(x), fmt(y), fmt(e), verdict(e, GOAL_LBS)))
     print(text["regression"])
     print("| job | %s | verdict |" % text["regression_col"])
     print("|---|---|---|")
     for job, _, label in JOBS:
         x = speed(cell(p4, job), cell(stock, job))
-        print("| %s | %s | %s |" % (label, fmt(x), verdict(x, 0.98)))
+        print("| %s | %s | %s |" % (label, fmt(x), verdict(x, GOAL_4K)))
 
 
 def insn_tables(pairs, boots, name):
@@ -193,9 +160,6 @@ def insn_tables(pairs, boots, name):
     def cell(pair, job):
         return Cell([r[job]["kinsn"] for _, r in boots.get(pair, [])
                      if job in r and "kinsn" in r[job]])
-
-    def spread(c):
-        return (c.hi() - c.lo()) / c.med() * 100
 
     def fr(r):  # counts spread by tenths of a percent: one more digit
         return "-" if r is None else "%.3f [%.3f-%.3f]" % r
@@ -206,7 +170,7 @@ def insn_tables(pairs, boots, name):
     for job, _, label in JOBS:
         cells = [cell(p, job) for p in pairs]
         print("| %s | %s |" % (label, " | ".join(
-            "%.1f [%.1f-%.1f] %.2f %%" % (c.med() / 1e6, c.lo() / 1e6, c.hi() / 1e6, spread(c))
+            "%.1f [%.1f-%.1f] %.2f %%" % (c.med() / 1e6, c.lo() / 1e6, c.hi() / 1e6, c.spread())
             if c.ok() else "-" for c in cells)))
     ratio_tables(pairs, cell, lambda a, b: ratio(b, a), fr, {
         "title": "\nInstruction ratios at %dk as speed (count of the 4k pair / count at %dk):\n",
@@ -216,11 +180,52 @@ def insn_tables(pairs, boots, name):
         "regression_col": "stock 4k / patched 4k"})
 
 
+def write_record(a, pairs, boots, failed):
+    """The run's record at a.record; a list of errors (none when written)."""
+    errs = []
+    params = dict(p.split("=", 1) for p in a.param if "=" in p)
+    if len(params) != len(a.param):
+        return ["--param needs KEY=VALUE"]
+    params.update(pairs=" ".join("%s:%d" % p for p in pairs),
+                  rounds=str(max(len(v) for v in boots.values())),
+                  size_mb=str(a.size_mb), qemu_mem=a.mem,
+                  wall_s="" if a.wall is None else str(a.wall))
+    kernels = dict(c.split("=", 1) for c in a.kernel_commit if "=" in c)
+    rows = []
+    for pair in pairs:
+        for rnd, (bname, res) in enumerate(boots[pair], 1):
+            for job, _, _ in JOBS:
+                x = res.get(job)
+                if x is None:
+                    continue
+                if params.get("insns") == "1" and "kinsn" not in x:
+                    errs.append("%s %s: no instruction count" % (bname, job))
+                rows += [(pair[0], pair[1], rnd, job, m, v) for m, v in
+                         (("mbs", x["mbs"]), ("user_bytes", x["user"]), ("dev_bytes", x["dev"]),
+                          ("kinsn", x.get("kinsn"))) if v is not None]
+    params["status"] = "failed" if failed or errs else "ok"
+    missing = [k for k in kernel_records.PARAMS if k not in params]
+    unknown = [k for k in params if k not in kernel_records.PARAMS]
+    if missing or unknown:
+        return errs + ["record: %s" % "; ".join(
+            (["no --param for " + ", ".join(missing)] if missing else []) +
+            (["unknown --param " + ", ".join(unknown)] if unknown else []))]
+    try:
+        kernel_records.write(a.record, params, kernels, rows)
+    except (kernel_records.RecordError, OSError) as e:
+        errs.append("record not written: %s" % e)
+    return errs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--size-mb", type=int, default=128)
     ap.add_argument("--mem", default="?")
     ap.add_argument("--wall", type=int)
+    ap.add_argument("--record", metavar="PATH")
+    ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--kernel-commit", action="append", default=[], metavar="KERNEL=COMMIT")
+    ap.add_argument("--failed", action="store_true")
     ap.add_argument("boots", nargs="+")
     a = ap.parse_args()
 
@@ -295,6 +300,8 @@ def main():
                 if x["user"] != a.size_mb << 20:
                     errs.append("%s %s: fio moved %d bytes, not %d MiB"
                                 % (bname, job, x["user"], a.size_mb))
+    if a.record:
+        errs += write_record(a, pairs, boots, a.failed or bool(errs))
     for e in errs:
         print("ERROR " + e)
     return 1 if errs else 0

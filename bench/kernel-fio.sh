@@ -6,7 +6,7 @@
 #   bench/kernel-fio.sh [--pairs "KERNEL:BS ..."] [--series DIR] [--profile] [--insns]
 #       (env: LBS_BUILD=build ROUNDS=3 SIZE_MB=128 LBS_QEMU_MEM=2G
 #        LBS_QEMU_TIMEOUT=1200 BUILD_NICE=10 LBS_JOBS=nproc INSN_PROFILE=
-#        DIRTY_MB= MOUNT_OPTS=)
+#        DIRTY_MB= MOUNT_OPTS= LBS_BENCH_RECORDS=bench/records)
 #
 #   KERNEL: patched-6.1 (6.1 + the series in DIR, default
 #   $LBS_BUILD/kernel-patch from make kernel-patch), stock-6.1 (pristine
@@ -55,7 +55,14 @@
 # number follows the job's duration under TCG). Not a default system either.
 #
 # Output: the tables on stdout and in $LBS_BUILD/bench/kernel-fio.txt;
-# consoles in $LBS_BUILD/bench/kernel-fio/KERNEL-BS-rN.log. Exit 0 when
+# consoles in $LBS_BUILD/bench/kernel-fio/KERNEL-BS-rN.log; and the run's
+# record, bench/records/RUN.tsv (LBS_BENCH_RECORDS: another directory,
+# relative to the project's top), RUN being the UTC start time and the
+# mode (insns or mbs, knobs or default, profile): the parameters, the
+# project's and each kernel's commit, and per pair, round and job the
+# values the tables are computed from (format: bench/kernel_records.py).
+# The summary in README.md and bench/README.md is generated from the
+# records (make bench-summary). Exit 0 when
 # every boot completed, every fio job succeeded and no console shows a
 # kernel warning (tests/qemu/ktap-check.py); 1 otherwise (the tables are
 # still written, failed cells are "-"); 2 on bad arguments.
@@ -104,6 +111,19 @@ esac
 export LBS_QEMU_MEM="${LBS_QEMU_MEM:-2G}"
 export LBS_QEMU_TIMEOUT="${LBS_QEMU_TIMEOUT:-1200}"
 
+# ---- the run's record: its name and the project's commit, taken at the start ----
+records=${LBS_BENCH_RECORDS:-bench/records}
+case $records in /*) ;; *) records=$ROOT/$records ;; esac
+project=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null | cut -c1-12)
+[ ${#project} = 12 ] || die "$ROOT is not a git checkout: a run's record names the project's commit"
+# "+": tracked files differ from that commit (new records are untracked)
+[ -z "$(git -C "$ROOT" status --porcelain --untracked-files=no)" ] || project=$project+
+tag=$([ "$insns" = 1 ] && echo insns || echo mbs)-$([ -n "${DIRTY_MB:-}${MOUNT_OPTS:-}" ] && echo knobs || echo default)
+[ "$profile" = 0 ] || tag=$tag-profile
+run=$(date -u +%Y%m%dT%H%M%SZ)-$tag
+mkdir -p "$records" || die "cannot make the records directory $records"
+[ ! -e "$records/$run.tsv" ] || die "$records/$run.tsv exists already"
+
 t_all=$(date +%s)
 sh "$ROOT/scripts/install-deps.sh"
 command -v fio >/dev/null || die "no fio after scripts/install-deps.sh"
@@ -114,6 +134,14 @@ mkdir -p "$out"
 
 # ---- kernels: the test kernels' fragments plus bench.config -------------------
 build_bench_kernels "$pseries"
+# each kernel's source commit, for the record (kernel-image.sh --bench
+# builds kernel K from the worktree $BUILD/linux/K)
+kcommits=""
+for k in $kernels; do
+	c=$(git -C "$BUILD/linux/$k" rev-parse HEAD 2>/dev/null | cut -c1-12)
+	[ ${#c} = 12 ] || die "no source commit for $k in $BUILD/linux/$k"
+	kcommits="$kcommits --kernel-commit $k=$c"
+done
 
 # ---- initramfs: fio, its libraries, the loader, the shm shim -----------------
 g=$out/guest
@@ -207,9 +235,14 @@ done
 
 # ---- report --------------------------------------------------------------------
 txt=$BUILD/bench/kernel-fio.txt
+failed=""
+[ "$bad" = 0 ] || failed=--failed
 # shellcheck disable=SC2086
 python3 "$HERE/kernel-fio-report.py" --size-mb "$SIZE_MB" --mem "$LBS_QEMU_MEM" \
-	--wall "$(($(date +%s) - t_all))" $consoles >"$txt.tmp" || bad=1
+	--wall "$(($(date +%s) - t_all))" --record "$records/$run.tsv" --param run="$run" \
+	--param dirty_mb="${DIRTY_MB:-}" --param mount_opts="${MOUNT_OPTS:-}" \
+	--param insns="$insns" --param profile="$profile" --param insn_profile="$INSN_PROFILE" \
+	--param project="$project" $kcommits $failed $consoles >"$txt.tmp" || bad=1
 mv "$txt.tmp" "$txt"
 cat "$txt"
 # shellcheck disable=SC2086
@@ -224,4 +257,9 @@ if [ -n "$INSN_PROFILE" ]; then
 	say "instruction profile of $INSN_PROFILE: $BUILD/bench/kernel-fio-insn-prof.txt"
 fi
 say "table: $txt; consoles: $out/*.log; total $(($(date +%s) - t_all))s"
+if [ -e "$records/$run.tsv" ]; then
+	say "record: $records/$run.tsv ($(awk -F '\t' '$1 == "# status" { print $2 }' "$records/$run.tsv")); make bench-summary regenerates the summary from the records"
+else
+	say "no record written (see the ERROR lines above)"
+fi
 exit "$bad"

@@ -140,10 +140,20 @@ qemu-verify-matrix:
 #                           BENCH_PAIRS, ROUNDS (3), SIZE_MB (128),
 #                           LBS_QEMU_MEM (2G), LBS_QEMU_TIMEOUT (1200 per boot),
 #                           BENCH_ARGS (e.g. --insns: kernel instruction counts
-#                           per job, or --profile).
+#                           per job, or --profile); from the environment also
+#                           DIRTY_MB, MOUNT_OPTS, INSN_PROFILE. Each run writes
+#                           its record to bench/records/RUN.tsv
+#                           (LBS_BENCH_RECORDS: another directory).
+# make bench-summary        the kernel summary in README.md and bench/README.md,
+#                           regenerated from bench/records alone
+#                           (bench/kernel-summary.py); builds and boots nothing.
 BENCH_PAIRS ?= patched-6.1:65536 ref-6.12:65536 patched-6.1:16384 ref-6.12:16384 \
 	patched-6.1:4096 ref-6.12:4096 stock-6.1:4096
 .PHONY: bench-kernel
 bench-kernel:
 	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/bench/kernel-fio.sh --pairs "$(BENCH_PAIRS)" \
 		--series $(KERNEL_SERIES) $(BENCH_ARGS)
+
+.PHONY: bench-summary
+bench-summary:
+	python3 $(KERNEL_MK_TOP)/bench/kernel-summary.py
