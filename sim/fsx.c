@@ -49,10 +49,10 @@ static void report(struct ctx *c, const struct op_rec *r, const char *what,
 		" = STALE device pattern" :
 		(mm->actual == 0xdb ? " (uninitialised folio memory?)" : ""),
 		desc);
-	if (mm->rule >= 0)
+	if (mm->denied_rule)
 		fprintf(c->log, "  only crash rule %s explains these bytes, "
 			"and it is not allowed here (--crash-allow)\n",
-			lbs_crash_rule_name((unsigned)mm->rule));
+			lbs_crash_rule_name(mm->denied_rule - 1));
 }
 
 static uint64_t fnv1a64(const uint8_t *p, uint64_t n)

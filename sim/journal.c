@@ -225,9 +225,9 @@ int lbs_journal_check(const char *jpath, const char *fpath, unsigned allow,
 			" bad bytes from there): durable 0x%02x, actual "
 			"0x%02x%s%s%s\n", mm.off, mm.len, mm.expected,
 			mm.actual, stale ? " (the device's STALEDA fill: stale "
-			"data)" : "", mm.rule >= 0 ? "; only crash rule, not "
-			"allowed: " : "", mm.rule >= 0 ?
-			lbs_crash_rule_name((unsigned)mm.rule) : "");
+			"data)" : "", mm.denied_rule ? "; only crash rule, "
+			"not allowed: " : "", mm.denied_rule ?
+			lbs_crash_rule_name(mm.denied_rule - 1) : "");
 	}
 	free(jb);
 	free(fb);

@@ -585,7 +585,6 @@ bool lbs_oracle_crash(struct lbs_oracle *o, uint64_t size,
 	if (o->untracked)
 		abort();	/* lbs_oracle_no_crash() said there would be none */
 	memset(mm, 0, sizeof(*mm));
-	mm->rule = -1;
 	if (size < o->size_lo || size > o->size_hi) {
 		mm->size_bad = true;
 		mm->size_expected_lo = o->size_lo;
@@ -622,7 +621,7 @@ bool lbs_oracle_crash(struct lbs_oracle *o, uint64_t size,
 		mm->len = j - i;
 		mm->expected = o->dur[i];
 		mm->actual = buf[i];
-		mm->rule = rule;
+		mm->denied_rule = (unsigned)(rule + 1);
 		return false;
 	}
 	for (unsigned k = 0; k < LBS_CRASH_NR_RULES; k++) {

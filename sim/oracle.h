@@ -106,8 +106,10 @@ struct lbs_oracle_mismatch {
 	uint8_t expected, actual;
 	bool size_bad;
 	uint64_t size_expected_lo, size_expected_hi, size_actual;
-	int rule;		/* after a crash: the denied rule that would
-				   explain the bytes, or -1 (none would) */
+	/* after a crash: 1 + the denied rule (enum lbs_crash_rule) that
+	 * would explain the bytes; 0: none would, or not a crash check
+	 * (zero-initialised mismatches say nothing of rules) */
+	unsigned denied_rule;
 };
 
 /*

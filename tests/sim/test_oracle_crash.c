@@ -63,11 +63,11 @@ static void expect(const char *what, enum mode m, unsigned allow,
 		return;
 	}
 	if (!ok) {
-		if (mm.rule != want_rule) {
+		if ((int)mm.denied_rule - 1 != want_rule) {
 			char why[96];
 
 			snprintf(why, sizeof(why), "mismatch names rule %d, "
-				 "expected %d", mm.rule, want_rule);
+				 "expected %d", (int)mm.denied_rule - 1, want_rule);
 			fail(what, m, allow, why);
 		}
 		return;
