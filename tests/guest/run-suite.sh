@@ -26,14 +26,16 @@
 #   LBS-CRASHRULES <bs> <test> <rule> <crashes>/<bytes> allowed|denied ...
 # Binaries: /bin/lbs-verify (tests/guest/lbs-verify.c), /bin/lbs-fsx
 # (sim/ lbs-fsx-static).  crash-logflush and crash-nologflush are lbs-fsx
-# campaigns whose crash ops shut the filesystem down (--crash-shutdown).
+# campaigns whose crash ops shut the filesystem down (--crash-shutdown);
+# crash-reflink is crash-logflush with clone, dedupe, copy_range and
+# unshare in the mix (--ops-mix reflink).
 # Differential: /lbs/diff-<bs>.fsxops (recorded by
 # lbs-sim on the host) is replayed with lbs-fsx, and after drop_caches the
 # file's md5 is printed as "LBS-DIFF <bs> md5 <sum>" for the host to compare
 # with lbs-sim's replay of the same trace.
 VERIFY=${LBS_VERIFY_BIN:-/bin/lbs-verify}
 FSX=${LBS_FSX_BIN:-/bin/lbs-fsx}
-FSX_TESTS="fsx-buffered-mmap fsx-dio fsx-mixed fsx-reflink crash-logflush crash-nologflush differential"
+FSX_TESTS="fsx-buffered-mmap fsx-dio fsx-mixed fsx-reflink crash-logflush crash-nologflush crash-reflink differential"
 
 list() {
 	echo mount
@@ -186,6 +188,9 @@ fsx() { # fsx BS TEST
 	# not), unmount, mount and a check of every byte of the file
 	crash-logflush | crash-nologflush)
 		args="--crash-shutdown ${t#crash-} --stale-pattern STALEDA\\n --crash-allow $(crash_allow)" ;;
+	# the same on a reflink fs's own ops: clones past the on-disk size
+	crash-reflink)
+		args="--ops-mix reflink --crash-shutdown logflush --stale-pattern STALEDA\\n --crash-allow $(crash_allow)" ;;
 	fsx-dio)	# generic/091: -r PSIZE -t BSIZE -w BSIZE -Z -R -W
 		args="-Z -r 4096 -t $bs -w $bs -R -W" ;;
 	esac
