@@ -453,6 +453,8 @@ class Generate(TempDir):
         os.makedirs(os.path.join(src, "bench", "records"))
         for f in ("kernel-summary.py", "kernel_records.py", "kernel_fio_stats.py", "kernel-summary-notes.tsv"):
             shutil.copy(os.path.join(BENCH, f), os.path.join(src, "bench", f))
+        os.makedirs(os.path.join(src, "scripts"))
+        shutil.copy(os.path.join(BENCH, "..", "scripts", "mdblock.py"), os.path.join(src, "scripts"))
         write_record(os.path.join(src, "bench", "records"), "20260101T000000Z-insns-default")
         out = self.gen()   # the same notes, no records: "no recorded run"
         for rel, text in out.items():
