@@ -76,6 +76,16 @@ SELFTEST_KERNEL ?= ref-6.12
 CI_OPS ?= 2000
 POWERCUT_ROUNDS ?= 3
 
+# make qemu-record NAME=ref-6.12   copy build/qemu/NAME/report.txt into
+#                           tests/qemu/records/ (tests/qemu/record.sh)
+# make crash-table          the README's crash-rule table from
+#                           tests/qemu/records (builds and boots nothing)
+.PHONY: qemu-record crash-table
+qemu-record:
+	@LBS_BUILD=$(KERNEL_BUILD) sh $(KERNEL_MK_TOP)/tests/qemu/record.sh "$(NAME)"
+crash-table:
+	@python3 $(KERNEL_MK_TOP)/tests/qemu/crash-table.py
+
 .PHONY: qemu-powercut qemu-skeleton qemu-pristine-ktap ktap-selftest qemu-verify qemu-verify-selftest qemu-verify-stress qemu-verify-ci qemu-verify-ref qemu-verify-matrix guest-tests
 
 qemu-skeleton:
