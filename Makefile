@@ -9,6 +9,11 @@
 #   make check-fstests  a CI-sized part of fstests on patched-6.1 (CI runs
 #                       it too: its kernel and fstests' build alone take
 #                       longer than make check's budget leaves)
+#   make check-controls the kernel negative controls CI runs (each knob of
+#                       tests/qemu/controls.txt's ci tier: the series with
+#                       one bug put back must fail the named tests with the
+#                       named symptoms, and pass every other test)
+#   make check-controls-all  every knob, the ones too long for CI too
 #
 # Both install what they need first (scripts/install-deps.sh, idempotent).
 
@@ -16,7 +21,7 @@ BUILD ?= build
 MESON_DIR := $(BUILD)/meson
 MESON_SAN_DIR := $(BUILD)/meson-san
 
-.PHONY: all deps kernel-patch check check-ref check-fstests check-user check-busy check-kernel vectors clean
+.PHONY: all deps kernel-patch check check-ref check-fstests check-controls check-controls-all check-user check-busy check-kernel vectors clean
 
 all: check-user
 
@@ -55,6 +60,14 @@ check: check-user check-kernel
 
 check-fstests: kernel-patch
 	$(STAGE) fstests-ci $(MAKE) fstests-ci BUILD=$(BUILD)
+
+# the kernel negative controls (tests/qemu/controls.sh); CI runs the ci
+# tier after `make check-fstests`
+check-controls: kernel-patch
+	$(STAGE) check-controls sh tests/qemu/controls.sh --tier ci
+
+check-controls-all: kernel-patch
+	$(STAGE) check-controls-all sh tests/qemu/controls.sh --tier all
 
 # the verification suite on upstream 6.12 (the reference); CI runs it
 # after `make check`
