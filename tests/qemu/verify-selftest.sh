@@ -1,57 +1,33 @@
 #!/bin/sh
-# Negative controls of the verification suite (`make qemu-verify-selftest`):
+# The ref-6.12 negative control and the positive controls of the
+# verification suite:
 #
-#   verify-selftest.sh [--kernel ref-6.12|patched-6.1] [--block-sizes "..."] [--ops N]
-#                      [--knobs "KNOB..."]   (patched-6.1: only these controls)
-#                      [--stress]  (patched-6.1: the positive controls instead)
+#   verify-selftest.sh [--kernel ref-6.12] [--block-sizes "..."] [--ops N]
+#   verify-selftest.sh --kernel patched-6.1 --stress [--block-sizes ...]
 #
 # ref-6.12 (default): runs tests/qemu/verify.sh on ref-6.12 plus
 # kernel-glue/selftest/*.patch (a broken iomap_dio_zero) in its own worktree
 # and output, build/linux/ref-6.12-selftest and build/qemu/ref-6.12-selftest,
-# with the ref-6.12 expectations (none).
-#
-# patched-6.1: one run per kernel-glue/selftest-6.1/KNOB.patch, each applied
-# alone on top of the series ($LBS_BUILD/kernel-patch): the kernel twins of
-# the simulator's --inject knobs (no-zero-around, no-dio-zero, no-wb-round,
-# mark-partial-uptodate, no-copy-around), copy-around-wrong-source
-# (copy-around's batched read from the COW block instead of the source:
-# patch 30's bio pointed at the wrong mapping), zero-around-skip-clean
-# (patch 31's walk skipping uptodate pages that are clean, which the locked
-# path would have dirtied with their block), cow-window (COW reservations
-# over the whole extent size hint at bs > ps), unshare-cancels-dirty
-# (6.1 without the upstream fix of patch 26), delalloc-written (delalloc
-# converted to written extents: stale data after a crash, which only the
-# crash campaigns can see), fsync-no-log (fsync without its log force:
-# fsynced data lost by a shutdown without the log flush or a power cut,
-# tests/qemu/powercut.sh), wb-no-block-stop (the flusher's pass may end
-# inside a block: patch 9's stop rule off, which wb-budget-stop sees as an
-# unwritten block with pages on disk) and wb-split-convert (that, and I/O
-# completion rounding out as 6.1 does, patch 27 off: stale pages in a
-# written block).  The runs share the worktree and object directory
-# build/linux/patched-6.1-selftest (incremental builds); each report is kept
-# as build/qemu/patched-6.1-selftest/KNOB.report.txt.
+# with the ref-6.12 expectations; caught when the suite reports a failed
+# test.  The patched kernel's negative controls (kernel-glue/selftest-6.1)
+# are make check-controls[-all] (tests/qemu/controls.sh), each judged by
+# the tests and symptoms of tests/qemu/controls.txt.
 #
 # --stress runs the positive controls instead: each kernel-glue/stress-6.1/
 # PATCH.patch widens a window that the series closes (ioend-split: every
 # large block written by two ioends, the second held back a second) and
 # must pass the whole suite, crash campaigns included.
-#
-# A control passes only if its kernel built and booted and the suite
-# reported at least one failed test ("LBS-VERIFY <bs> <test>: fail", not a
-# host-side build or boot failure); the script prints the failures and
-# succeeds only if every control was caught.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 BUILD=${LBS_BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
-sizes="4096 16384 65536" ops=${LBS_OPS:-2000} kernel=ref-6.12 knobs="" stress=0
+sizes="4096 16384 65536" ops=${LBS_OPS:-2000} kernel=ref-6.12 stress=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
 	--block-sizes) sizes=$2; shift 2 ;;
 	--ops) ops=$2; shift 2 ;;
-	--knobs) knobs=$2; shift 2 ;;
 	--stress) stress=1; shift ;;
 	*) echo "verify-selftest.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -93,34 +69,27 @@ esac
 series=$BUILD/kernel-patch
 ls "$series"/0[0-9][0-9][0-9]-*.patch >/dev/null 2>&1 ||
 	{ echo "verify-selftest.sh: no series in $series (make kernel-patch)" >&2; exit 2; }
+[ "$stress" = 1 ] || {
+	echo "verify-selftest.sh: the patched kernel's negative controls are make check-controls-all (tests/qemu/controls.sh)" >&2
+	exit 2
+}
 name=patched-6.1-selftest
 fail=0
-if [ "$stress" = 1 ]; then
-	for p in "$ROOT"/kernel-glue/stress-6.1/*.patch; do
-		k=$(basename "$p" .patch)
-		dir=$BUILD/qemu/$name-series
-		"$HERE/twin-series.sh" "$series" "$p" "$dir"
-		rc=0
-		LBS_BUILD=$BUILD "$HERE/verify.sh" --kernel patched-6.1 --name "$name" \
-			--expect patched-6.1 --series "$dir" --block-sizes "$sizes" \
-			--ops "$ops" >/dev/null || rc=$?
-		cp "$BUILD/qemu/$name/report.txt" "$BUILD/qemu/$name/$k.report.txt" 2>/dev/null || true
-		if [ "$rc" -eq 0 ]; then
-			echo "verify-selftest.sh: PASS: patched-6.1 + $k: the suite passes"
-		else
-			echo "verify-selftest.sh: FAIL: patched-6.1 + $k: verify.sh exit $rc" >&2
-			grep -E '^LBS-VERIFY .*: fail' "$BUILD/qemu/$name/report.txt" >&2 || true
-			fail=1
-		fi
-	done
-	exit $fail
-fi
-for knob in "$ROOT"/kernel-glue/selftest-6.1/*.patch; do
-	k=$(basename "$knob" .patch)
-	case " ${knobs:-$k} " in *" $k "*) ;; *) continue ;; esac
+for p in "$ROOT"/kernel-glue/stress-6.1/*.patch; do
+	k=$(basename "$p" .patch)
 	dir=$BUILD/qemu/$name-series
-	"$HERE/twin-series.sh" "$series" "$knob" "$dir"
-	if run_control "$name" "$dir" "patched-6.1 + $k"; then :; else fail=1; fi
+	"$HERE/twin-series.sh" "$series" "$p" "$dir"
+	rc=0
+	LBS_BUILD=$BUILD "$HERE/verify.sh" --kernel patched-6.1 --name "$name" \
+		--expect patched-6.1 --series "$dir" --block-sizes "$sizes" \
+		--ops "$ops" >/dev/null || rc=$?
 	cp "$BUILD/qemu/$name/report.txt" "$BUILD/qemu/$name/$k.report.txt" 2>/dev/null || true
+	if [ "$rc" -eq 0 ]; then
+		echo "verify-selftest.sh: PASS: patched-6.1 + $k: the suite passes"
+	else
+		echo "verify-selftest.sh: FAIL: patched-6.1 + $k: verify.sh exit $rc" >&2
+		grep -E '^LBS-VERIFY .*: fail' "$BUILD/qemu/$name/report.txt" >&2 || true
+		fail=1
+	fi
 done
 exit $fail
