@@ -392,7 +392,13 @@ static void r_crash(void *p)
 {
 	struct real *r = p;
 
-	if (fsx_shutdown(r->fd, r->crash_mode == FSX_CRASH_LOGFLUSH))
+	/*
+	 * mixed: a crash without the log flush (a size update lost while
+	 * its data is on disk), then one with it (a later size update kept
+	 * while the page cache is lost), by turns
+	 */
+	if (fsx_shutdown(r->fd, r->crash_mode == FSX_CRASH_LOGFLUSH ||
+			 (r->crash_mode == FSX_CRASH_MIXED && r->crashes % 2)))
 		exit(1);
 	if (r->dfd >= 0)
 		close(r->dfd);
@@ -478,7 +484,8 @@ int fsx_real_open(struct fsx_backend *b, const char *path,
 	info->unsupported = probe(r, info->st_blksize > info->fs_bsize ?
 				  info->st_blksize : info->fs_bsize);
 	/* the oracle cannot bound a lost extent shift (lbs_oracle_lazy_meta) */
-	if (r->crash_mode == FSX_CRASH_NOLOGFLUSH)
+	if (r->crash_mode == FSX_CRASH_NOLOGFLUSH ||
+	    r->crash_mode == FSX_CRASH_MIXED)
 		info->unsupported |= LBS_FSX_F(LBS_FSX_COLLAPSE) |
 				     LBS_FSX_F(LBS_FSX_INSERT);
 	info->page_size = (uint32_t)r->pg;
@@ -514,7 +521,8 @@ int fsx_real_open(struct fsx_backend *b, const char *path,
 		.dio_align = info->dio_align, .dio_strict = info->dio_strict,
 		.dio_read_lax = true,	/* iomap: holes, unwritten, EOF */
 		.can_crash = r->crash_mode != FSX_CRASH_NONE,
-		.crash_lazy_meta = r->crash_mode == FSX_CRASH_NOLOGFLUSH,
+		.crash_lazy_meta = r->crash_mode == FSX_CRASH_NOLOGFLUSH ||
+				   r->crash_mode == FSX_CRASH_MIXED,
 		.crash_track_tails = r->crash_mode == FSX_CRASH_LOGFLUSH,
 		.size = r_size, .read = r_read, .map_read = r_map_read,
 		.dio_read = r_dio_read, .write = r_write,

@@ -6,8 +6,10 @@
 #include "fsx_backend.h"
 
 /* a crash op: not possible, or an XFS shutdown with or without a log
- * flush, then unmount and mount */
-enum { FSX_CRASH_NONE, FSX_CRASH_LOGFLUSH, FSX_CRASH_NOLOGFLUSH };
+ * flush, or the two by turns (mixed: without first), then unmount and
+ * mount */
+enum { FSX_CRASH_NONE, FSX_CRASH_LOGFLUSH, FSX_CRASH_NOLOGFLUSH,
+       FSX_CRASH_MIXED };
 
 struct fsx_real_opts {
 	bool global_drop;	/* also write 3 to /proc/sys/vm/drop_caches */

@@ -9,8 +9,9 @@
  * filesystem block size and the system page size; the generator's
  * st_blksize is the file's).  A crash is not possible on a real file:
  * crash ops are skipped and counted, unless --crash-shutdown makes it an
- * XFS shutdown (log flushed or not), unmount and mount, as root, the
- * file alone on that filesystem's open descriptors.  --stale-pattern
+ * XFS shutdown (log flushed or not, or the two by turns: mixed), unmount
+ * and mount, as root, the file alone on that filesystem's open
+ * descriptors.  --stale-pattern
  * names the device's fill before mkfs, so that a report says which
  * bad bytes are stale.  --journal DEV writes every change and op intent
  * to a raw device as it happens (journal.c), for a campaign the machine
@@ -55,7 +56,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lbs-fsx [options] [--drop-caches-global]\n"
-		"               [--crash-shutdown logflush|nologflush]\n"
+		"               [--crash-shutdown logflush|nologflush|mixed]\n"
 		"               [--stale-pattern STR] [--journal DEV [--cut-after N]]\n"
 		"               PATH\n"
 		"       lbs-fsx --replay F.fsxops [options] PATH\n"
@@ -106,6 +107,8 @@ static int tool_opt(void *arg, int val, const char *optarg)
 		t->ro.crash_mode = FSX_CRASH_LOGFLUSH;
 	else if (val == T_CRASH && !strcmp(optarg, "nologflush"))
 		t->ro.crash_mode = FSX_CRASH_NOLOGFLUSH;
+	else if (val == T_CRASH && !strcmp(optarg, "mixed"))
+		t->ro.crash_mode = FSX_CRASH_MIXED;
 	else if (val == T_JOURNAL)
 		t->journal = optarg;
 	else if (val == T_CHECK_JOURNAL)
@@ -115,7 +118,7 @@ static int tool_opt(void *arg, int val, const char *optarg)
 	else if (val == T_CRASH || val == T_STALE) {
 		fprintf(stderr, "lbs-fsx: --%s %s: %s\n", val == T_CRASH ?
 			"crash-shutdown" : "stale-pattern", optarg,
-			val == T_CRASH ? "logflush or nologflush" :
+			val == T_CRASH ? "logflush, nologflush or mixed" :
 			"an empty pattern");
 		return 2;
 	} else {
@@ -221,7 +224,8 @@ static int campaign(struct fsx_cli *cli, struct fsx_backend *b,
 	if (t->ro.crash_mode)
 		printf("%" PRIu64 " crashes (XFS shutdown, log %s, remount)",
 		       r.crashes, t->ro.crash_mode == FSX_CRASH_LOGFLUSH ?
-		       "flushed" : "not flushed");
+		       "flushed" : t->ro.crash_mode == FSX_CRASH_MIXED ?
+		       "not flushed and flushed by turns" : "not flushed");
 	else
 		printf("%" PRIu64 " crash skipped (not possible on a real "
 		       "file)", r.crash_skipped);
