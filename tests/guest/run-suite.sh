@@ -27,6 +27,8 @@
 # Binaries: /bin/lbs-verify (tests/guest/lbs-verify.c), /bin/lbs-fsx
 # (sim/ lbs-fsx-static).  crash-logflush and crash-nologflush are lbs-fsx
 # campaigns whose crash ops shut the filesystem down (--crash-shutdown);
+# crash-mixed's crashes do it without the log flush and with it by turns
+# (a size update lost with its data on disk, then a later one kept);
 # crash-reflink is crash-logflush with clone, dedupe, copy_range and
 # unshare in the mix (--ops-mix reflink).
 # Differential: /lbs/diff-<bs>.fsxops (recorded by
@@ -35,7 +37,7 @@
 # with lbs-sim's replay of the same trace.
 VERIFY=${LBS_VERIFY_BIN:-/bin/lbs-verify}
 FSX=${LBS_FSX_BIN:-/bin/lbs-fsx}
-FSX_TESTS="fsx-buffered-mmap fsx-dio fsx-mixed fsx-reflink crash-logflush crash-nologflush crash-reflink differential"
+FSX_TESTS="fsx-buffered-mmap fsx-dio fsx-mixed fsx-reflink crash-logflush crash-nologflush crash-mixed crash-reflink differential"
 
 list() {
 	echo mount
@@ -186,7 +188,7 @@ fsx() { # fsx BS TEST
 	fsx-reflink) args="--ops-mix reflink" ;;
 	# the default mix, each crash op an XFS shutdown (log flushed or
 	# not), unmount, mount and a check of every byte of the file
-	crash-logflush | crash-nologflush)
+	crash-logflush | crash-nologflush | crash-mixed)
 		args="--crash-shutdown ${t#crash-} --stale-pattern STALEDA\\n --crash-allow $(crash_allow)" ;;
 	# the same on a reflink fs's own ops: clones past the on-disk size
 	crash-reflink)
