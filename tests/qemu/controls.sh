@@ -19,7 +19,8 @@
 # the ones make check builds): under that tree's lock the knob is applied
 # with git apply, the kernel rebuilt (only what the knob touches), the
 # image copied out and the knob reverted.  The patched kernel's next build
-# then recompiles only those files again.  When every knob kernel is
+# then recompiles only those files again, and is rebuilt so once the last
+# knob is reverted.  When every knob kernel is
 # built, each boots the verification suite (tests/qemu/verify.sh,
 # LBS_KERNEL_IMAGE) at its block sizes with the suite's patched-6.1
 # expectations, LBS_CONTROLS_JOBS (default 2) guests at a time; reports in
@@ -114,6 +115,11 @@ for k in $knobs; do
 		fail=1
 	fi
 done
+
+# the object directory back to the patched kernel itself (the reverted
+# files only), so no one finds a knob's image there
+"$HERE/kernel-image.sh" patched-6.1 patched-6.1 "$series" >/dev/null ||
+	die "the patched kernel does not build again after the knobs"
 
 # phase 2: their suites, LBS_CONTROLS_JOBS at a time (default 2: a TCG
 # guest keeps one host CPU busy); the guest programs are built first, so
