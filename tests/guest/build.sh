@@ -3,8 +3,8 @@
 #
 #   build.sh OUTDIR
 #
-# OUTDIR/lbs-verify from tests/guest/lbs-verify.c, vlib.c, reflink.c and
-# writeback.c
+# OUTDIR/lbs-verify from tests/guest/lbs-verify.c, vlib.c, reflink.c,
+# writeback.c and crash.c
 # (gcc -static, glibc only),
 # and OUTDIR/lbs-fsx, a copy of $LBS_BUILD/meson/sim/lbs-fsx-static, which is
 # built here (meson setup $LBS_BUILD/meson if needed; ninja) together with the
@@ -23,7 +23,7 @@ CC=${CC:-gcc}
 
 bin=$out/lbs-verify
 $CC -static -O2 -g -Wall -Wextra -Werror -o "$bin.tmp" "$HERE/lbs-verify.c" \
-	"$HERE/vlib.c" "$HERE/reflink.c" "$HERE/writeback.c"
+	"$HERE/vlib.c" "$HERE/reflink.c" "$HERE/writeback.c" "$HERE/crash.c"
 mv "$bin.tmp" "$bin"
 file -L "$bin" | grep -q 'statically linked' || { echo "build.sh: $bin is not static" >&2; exit 1; }
 echo "$bin:/bin/lbs-verify"

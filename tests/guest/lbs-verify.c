@@ -777,6 +777,7 @@ static const struct {
 	{ tests, &nr_tests },
 	{ reflink_tests, &nr_reflink_tests },
 	{ writeback_tests, &nr_writeback_tests },
+	{ crash_tests, &nr_crash_tests },
 };
 #define NR_GROUPS (sizeof(groups) / sizeof(groups[0]))
 

@@ -256,7 +256,15 @@ int remount(void)
  * data does not), unmount, mount again: log recovery */
 int shutdown_remount(int fd)
 {
-	uint32_t flags = 1;	/* XFS_FSOP_GOING_FLAGS_LOGFLUSH */
+	return shutdown_remount_flush(fd, 1);
+}
+
+/* the same, with the log flushed (1) or not (0: only what the log on disk
+ * already holds survives) */
+int shutdown_remount_flush(int fd, int logflush)
+{
+	/* XFS_FSOP_GOING_FLAGS_LOGFLUSH, XFS_FSOP_GOING_FLAGS_NOLOGFLUSH */
+	uint32_t flags = logflush ? 1 : 2;
 
 	SYS(ioctl(fd, XFS_IOC_GOINGDOWN, &flags));
 	close(fd);

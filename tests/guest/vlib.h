@@ -3,7 +3,7 @@
  * The guest suite's shared helpers (vlib.c): the in-memory model of a file,
  * checks of a file against it (buffered, O_DIRECT, after drop_caches), the
  * raw device view of a block, and the first-failure reason every test
- * reports.  Used by lbs-verify.c, reflink.c and writeback.c.
+ * reports.  Used by lbs-verify.c, reflink.c, writeback.c and crash.c.
  */
 #ifndef LBS_GUEST_VLIB_H
 #define LBS_GUEST_VLIB_H
@@ -51,6 +51,7 @@ int verify_dio(const char *name, const struct model *m, const char *ctx);
 int verify_both(const char *name, const struct model *m, const char *ctx);
 int remount(void);
 int shutdown_remount(int fd);
+int shutdown_remount_flush(int fd, int logflush);
 int newfile(const char *name, int flags);
 int mmap_write(int fd, struct model *m, long off, long len, int seed);
 struct fiemap_extent;
@@ -71,5 +72,7 @@ extern const unsigned int nr_reflink_tests;
 /* and of writeback.c */
 extern const struct vtest writeback_tests[];
 extern const unsigned int nr_writeback_tests;
+extern const struct vtest crash_tests[];
+extern const unsigned int nr_crash_tests;
 
 #endif /* LBS_GUEST_VLIB_H */
