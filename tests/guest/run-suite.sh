@@ -54,6 +54,7 @@ KERNEL=unknown BLOCK_SIZES="" LBS_OPS=10000 LBS_SEED=1 LBS_DIFF_FILE_SIZE="" LBS
 [ -f /lbs/config ] && . /lbs/config
 EXPECT=/lbs/expect.txt
 RULES=/lbs/crash-rules.txt
+CARGS=/lbs/campaign-args.txt
 WARN_RE='WARNING:|BUG:|kernel BUG at|Oops|Kernel panic|Assertion failed|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|Bad page|general protection fault|Call Trace:|UBSAN:'
 
 echo "LBS-TEST: begin verify kernel=$KERNEL block_sizes=\"$BLOCK_SIZES\" ops=$LBS_OPS seed=$LBS_SEED"
@@ -76,6 +77,19 @@ expect() {
 		echo "$r $sym $reason"
 		return 0
 	done <"$EXPECT"
+}
+
+# campaign_args BS TEST -> the lbs-fsx options tests/guest/campaign-args.txt
+# gives KERNEL's campaign TEST at BS (TEST there may be a glob)
+campaign_args() {
+	[ -f "$CARGS" ] || return 0
+	while read -r k b t opt _; do
+		case $k in '' | \#*) continue ;; esac
+		[ "$k" = "$KERNEL" ] || [ "$k" = "*" ] || continue
+		[ "$b" = "$1" ] || [ "$b" = "*" ] || continue
+		# shellcheck disable=SC2254
+		case $2 in $t) printf ' %s' "$opt" ;; esac
+	done <"$CARGS"
 }
 
 # the named crash exceptions KERNEL's crash campaigns may use: "a,b" or none
@@ -188,14 +202,20 @@ fsx() { # fsx BS TEST
 	fsx-reflink) args="--ops-mix reflink" ;;
 	# the default mix, each crash op an XFS shutdown (log flushed or
 	# not), unmount, mount and a check of every byte of the file
-	crash-logflush | crash-nologflush | crash-mixed)
+	crash-logflush | crash-nologflush)
 		args="--crash-shutdown ${t#crash-} --stale-pattern STALEDA\\n --crash-allow $(crash_allow)" ;;
+	# both shutdown kinds by turns, with the ops that grow a file and
+	# write it back by pieces weighted up: a size rolled back below
+	# written data, then an extension (sim/oracle.h, crash-tail)
+	crash-mixed)
+		args="--crash-shutdown mixed --ops-mix write=200,writeback=100,fsync=15,crash=25,read=60,fsync_range=20,truncate=10 --stale-pattern STALEDA\\n --crash-allow $(crash_allow)" ;;
 	# the same on a reflink fs's own ops: clones past the on-disk size
 	crash-reflink)
 		args="--ops-mix reflink --crash-shutdown logflush --stale-pattern STALEDA\\n --crash-allow $(crash_allow)" ;;
 	fsx-dio)	# generic/091: -r PSIZE -t BSIZE -w BSIZE -Z -R -W
 		args="-Z -r 4096 -t $bs -w $bs -R -W" ;;
 	esac
+	args="$args$(campaign_args "$bs" "$t")"
 	seed=$((LBS_SEED + bs))
 	f=/mnt/m/$t.fsx
 	rm -f "$f"
