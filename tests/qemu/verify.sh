@@ -193,7 +193,8 @@ cfg=$out/guest/config
 # shellcheck disable=SC2086
 initrd=$("$HERE/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$ROOT/tests/guest/run-suite.sh:/test.sh" \
 	"$cfg:/lbs/config" "$ROOT/tests/guest/expect.txt:/lbs/expect.txt" \
-	"$ROOT/tests/guest/crash-rules.txt:/lbs/crash-rules.txt" $bins $diffspecs)
+	"$ROOT/tests/guest/crash-rules.txt:/lbs/crash-rules.txt" \
+	"$ROOT/tests/guest/campaign-args.txt:/lbs/campaign-args.txt" $bins $diffspecs)
 
 # ---- boot -------------------------------------------------------------------
 nbs=$(echo "$sizes" | wc -w)
