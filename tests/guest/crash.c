@@ -135,7 +135,7 @@ static int t_truncate_tail(void)
 }
 
 const struct vtest crash_tests[] = {
-	{ "crash-tail-eof", t_crash_tail },
-	{ "truncate-tail-eof", t_truncate_tail },
+	{ "tail-after-crash", t_crash_tail },
+	{ "tail-after-truncate", t_truncate_tail },
 };
 const unsigned int nr_crash_tests = sizeof(crash_tests) / sizeof(crash_tests[0]);
