@@ -11,8 +11,9 @@ or with --check compares and exits 1 with a diff when the README differs
 (meson test: a hand edit, or a record added without `make crash-table`).
 Per record and block size: the crash campaigns' results, each rule's
 crashes and bytes summed over the campaigns with whether the kernel was
-allowed it (tests/guest/crash-rules.txt), and reflink-shutdown-eof's
-result, the deterministic case of remap-tail.  Exit 2 on a bad record.
+allowed it (tests/guest/crash-rules.txt), and the results of the tests
+that make each rule's case step by step (tail-after-truncate,
+tail-after-crash, reflink-shutdown-eof).  Exit 2 on a bad record.
 """
 
 import argparse
@@ -28,7 +29,9 @@ import mdblock  # noqa: E402
 
 GENERATOR, SOURCE, BLOCK = "tests/qemu/crash-table.py", "tests/qemu/records", "crash-rules"
 RULES = ("truncate-tail", "crash-tail", "remap-tail")
-CAMPAIGNS = ("crash-logflush", "crash-nologflush", "crash-reflink")
+CAMPAIGNS = ("crash-logflush", "crash-nologflush", "crash-mixed", "crash-reflink")
+# the step-by-step case of each rule (tests/guest)
+CASES = ("tail-after-truncate", "tail-after-crash", "reflink-shutdown-eof")
 HEAD_RE = re.compile(r"^# verify\.sh (\S+): kernel (\S+) \((\S+)\), source (\S+), project (\S+), "
                      r"block sizes ([0-9 ]+), (\d+) ops, seed (\d+)$")
 RULE_RE = re.compile(r"^LBS-CRASHRULES (\d+) (\S+) (.*)$")
@@ -85,11 +88,12 @@ def rows(recs):
                 verdicts = sorted({g[2] for g in got})
                 crashes, nbytes = sum(g[0] for g in got), sum(g[1] for g in got)
                 cells.append("%d/%d %s" % (crashes, nbytes, "/".join(verdicts)))
-            rse = rec["results"].get((bs, "reflink-shutdown-eof"), ("-", ""))
-            m = re.search(r"\[observed: (block 8 byte \d+ reads 0x[0-9a-f]{2})", rse[1])
-            out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+            for case in CASES:
+                res, why = rec["results"].get((bs, case), ("-", ""))
+                m = re.search(r"(block \d+ byte \d+ reads 0x[0-9a-f]{2})", why)
+                cells.append(res + (": " + m.group(1) if m else ""))
+            out.append("| %s | %s | %s | %s | %s | %s |" % (
                 rec["kernel"], bs, rec["ops"], ", ".join(camps), " | ".join(cells),
-                rse[0] + (": " + m.group(1) if m else ""),
                 "%s (source %s, project %s, %s)" % (rec["file"], rec["source"], rec["project"],
                                                     rec["date"][:10])))
     return out
@@ -101,9 +105,9 @@ def body(rdir):
     if not recs:
         return ["", "No recorded report yet.", ""]
     return ["",
-            "| kernel | bs | ops | crash campaigns | truncate-tail | crash-tail | remap-tail "
-            "| reflink-shutdown-eof | record |",
-            "|---|---|---|---|---|---|---|---|---|"] + rows(recs) + [""]
+            "| kernel | bs | ops | crash campaigns | truncate-tail | crash-tail | remap-tail | "
+            + " | ".join(CASES) + " | record |",
+            "|---" * (8 + len(CASES)) + "|"] + rows(recs) + [""]
 
 
 def main():
