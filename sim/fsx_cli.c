@@ -249,7 +249,8 @@ void fsx_cli_usage(FILE *f, bool inject)
 		"  --crash-allow LIST   named exceptions a crash check may use\n"
 		"                       (sim/oracle.h; default none): %s\n"
 		"  --ops-mix OP=W,...   weights per op; ops left out get 0 (\"reflink\"\n"
-		"                       first: the default mix plus the remap ops); ops:\n"
+		"                       first: the default mix plus the remap ops,\n"
+		"                       \"default\" first: the default mix); ops:\n"
 		"                       ",
 		lbs_fsx_feature_names(), lbs_crash_rule_names());
 	for (unsigned k = 0; lbs_fsx_op_name(k); k++)

@@ -232,13 +232,17 @@ int lbs_fsx_mix_parse(const char *s, unsigned mix[LBS_FSX_NOPS], char *err,
 	memset(mix, 0, LBS_FSX_NOPS * sizeof(mix[0]));
 	/*
 	 * "reflink": the default mix plus the remap ops, what fsx does on a
-	 * filesystem that shares blocks (mkfs.xfs's default); OP=W after it
-	 * changes single weights.
+	 * filesystem that shares blocks (mkfs.xfs's default); "default": the
+	 * default mix.  OP=W after either changes single weights.
 	 */
 	if (!strncmp(p, "reflink", 7) && (!p[7] || p[7] == ',')) {
 		for (unsigned k = 0; k < OP_NR; k++)
 			mix[k] = fsx_op_weight[k] ? fsx_op_weight[k] :
 				 fsx_reflink_weight[k];
+		total = 1;
+		p += p[7] ? 8 : 7;
+	} else if (!strncmp(p, "default", 7) && (!p[7] || p[7] == ',')) {
+		memcpy(mix, fsx_op_weight, sizeof(fsx_op_weight));
 		total = 1;
 		p += p[7] ? 8 : 7;
 	}
