@@ -49,10 +49,13 @@ static void report(struct ctx *c, const struct op_rec *r, const char *what,
 		" = STALE device pattern" :
 		(mm->actual == 0xdb ? " (uninitialised folio memory?)" : ""),
 		desc);
-	if (mm->denied_rule)
-		fprintf(c->log, "  only crash rule %s explains these bytes, "
-			"and it is not allowed here (--crash-allow)\n",
-			lbs_crash_rule_name(mm->denied_rule - 1));
+	if (mm->denied_rules) {
+		char rules[96];
+
+		lbs_crash_rules_format(mm->denied_rules, rules, sizeof(rules));
+		fprintf(c->log, "  only crash rules not allowed here explain "
+			"these bytes (--crash-allow): %s\n", rules);
+	}
 }
 
 static uint64_t fnv1a64(const uint8_t *p, uint64_t n)

@@ -220,14 +220,15 @@ int lbs_journal_check(const char *jpath, const char *fpath, unsigned allow,
 	} else {
 		uint64_t a8 = mm.off & ~7ull;
 		bool stale = a8 + 8 <= fn && !memcmp(fb + a8, "STALEDA\n", 8);
+		char rules[96];
 
+		lbs_crash_rules_format(mm.denied_rules, rules, sizeof(rules));
 		fprintf(out, "MISMATCH at offset 0x%" PRIx64 " (%" PRIu64
 			" bad bytes from there): durable 0x%02x, actual "
 			"0x%02x%s%s%s\n", mm.off, mm.len, mm.expected,
 			mm.actual, stale ? " (the device's STALEDA fill: stale "
-			"data)" : "", mm.denied_rule ? "; only crash rule, "
-			"not allowed: " : "", mm.denied_rule ?
-			lbs_crash_rule_name(mm.denied_rule - 1) : "");
+			"data)" : "", *rules ? "; only crash rules not allowed "
+			"here explain it: " : "", rules);
 	}
 	free(jb);
 	free(fb);

@@ -3,6 +3,7 @@
 #include "oracle.h"
 #include "glibc_random.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,6 +114,18 @@ static const char *const rule_names[LBS_CRASH_NR_RULES] = {
 const char *lbs_crash_rule_name(unsigned rule)
 {
 	return rule < LBS_CRASH_NR_RULES ? rule_names[rule] : NULL;
+}
+
+void lbs_crash_rules_format(unsigned rules, char *buf, size_t n)
+{
+	size_t at = 0;
+
+	if (n)
+		buf[0] = 0;
+	for (unsigned k = 0; k < LBS_CRASH_NR_RULES && at < n; k++)
+		if (rules & LBS_CRASH_F(k))
+			at += (size_t)snprintf(buf + at, n - at, "%s%s",
+					       at ? ", " : "", rule_names[k]);
 }
 
 const char *lbs_crash_rule_names(void)
@@ -554,26 +567,21 @@ bool lbs_oracle_check_read(const struct lbs_oracle *o, uint64_t pos,
 
 /*
  * A byte that is neither durable nor a value written since: the first
- * named rule whose ghost values hold it, an allowed one first (counted),
- * else a denied one (for the report); -1 for none
+ * allowed named rule whose ghost values hold it (returned, to be counted),
+ * or -1 with *@denied the mask of the denied rules that hold it (0: none)
  */
 static int crash_rule(struct lbs_oracle *o, uint64_t i, uint8_t v,
-		      bool *allowed)
+		      unsigned *denied)
 {
-	int denied = -1;
-
+	*denied = 0;
 	for (unsigned k = 0; k < LBS_CRASH_NR_RULES; k++) {
 		if (!ghost_has(o, k, i, v))
 			continue;
-		if (o->allow & LBS_CRASH_F(k)) {
-			*allowed = true;
+		if (o->allow & LBS_CRASH_F(k))
 			return (int)k;
-		}
-		if (denied < 0)
-			denied = (int)k;
+		*denied |= LBS_CRASH_F(k);
 	}
-	*allowed = false;
-	return denied;
+	return -1;
 }
 
 bool lbs_oracle_crash(struct lbs_oracle *o, uint64_t size,
@@ -603,25 +611,25 @@ bool lbs_oracle_crash(struct lbs_oracle *o, uint64_t size,
 				o->ok[i] = 1;
 	}
 	for (uint64_t i = 0; i < size; i++) {
-		bool allowed;
+		unsigned denied, d;
 		int rule;
 		uint64_t j;
 
 		if (o->ok[i])
 			continue;
-		rule = crash_rule(o, i, buf[i], &allowed);
-		if (allowed) {
+		rule = crash_rule(o, i, buf[i], &denied);
+		if (rule >= 0) {
 			used[rule]++;
 			continue;
 		}
 		for (j = i; j < size && !o->ok[j] &&
-		     crash_rule(o, j, buf[j], &allowed) == rule && !allowed;)
+		     crash_rule(o, j, buf[j], &d) < 0 && d == denied;)
 			j++;
 		mm->off = i;
 		mm->len = j - i;
 		mm->expected = o->dur[i];
 		mm->actual = buf[i];
-		mm->denied_rule = (unsigned)(rule + 1);
+		mm->denied_rules = denied;
 		return false;
 	}
 	for (unsigned k = 0; k < LBS_CRASH_NR_RULES; k++) {

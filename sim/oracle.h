@@ -95,6 +95,8 @@ struct lbs_crash_rule_count {
 
 /* "truncate-tail" ...; NULL past the last */
 const char *lbs_crash_rule_name(unsigned rule);
+/* the names in @rules (LBS_CRASH_F() mask), ", " between, into @buf */
+void lbs_crash_rules_format(unsigned rules, char *buf, size_t n);
 /* "truncate-tail, crash-tail, remap-tail" */
 const char *lbs_crash_rule_names(void);
 /* "truncate-tail,crash-tail" or "none": the mask; -1 on a bad name */
@@ -106,10 +108,9 @@ struct lbs_oracle_mismatch {
 	uint8_t expected, actual;
 	bool size_bad;
 	uint64_t size_expected_lo, size_expected_hi, size_actual;
-	/* after a crash: 1 + the denied rule (enum lbs_crash_rule) that
-	 * would explain the bytes; 0: none would, or not a crash check
-	 * (zero-initialised mismatches say nothing of rules) */
-	unsigned denied_rule;
+	/* after a crash: the denied rules (LBS_CRASH_F() mask) that would
+	 * explain the bytes; 0: none would, or not a crash check */
+	unsigned denied_rules;
 };
 
 /*

@@ -63,11 +63,12 @@ static void expect(const char *what, enum mode m, unsigned allow,
 		return;
 	}
 	if (!ok) {
-		if ((int)mm.denied_rule - 1 != want_rule) {
+		if (mm.denied_rules != (want_rule < 0 ? 0u :
+					LBS_CRASH_F((unsigned)want_rule))) {
 			char why[96];
 
-			snprintf(why, sizeof(why), "mismatch names rule %d, "
-				 "expected %d", (int)mm.denied_rule - 1, want_rule);
+			snprintf(why, sizeof(why), "mismatch names rules 0x%x, "
+				 "expected %d", (int)mm.denied_rules, want_rule);
 			fail(what, m, allow, why);
 		}
 		return;
