@@ -23,6 +23,7 @@ case $head in "# verify.sh "*) ;; *) die "$report has no verify.sh header line" 
 case $head in *"source prebuilt:"*) die "$report is of a prebuilt kernel image, not of $1" ;; esac
 sizes=$(echo "$head" | sed -n 's/.*, block sizes \([0-9 ]*\), [0-9]* ops.*/\1/p' | tr ' ' '-')
 [ -n "$sizes" ] || die "no block sizes in the header of $report"
+mkdir -p "$ROOT/tests/qemu/records"
 out=$ROOT/tests/qemu/records/$1-$sizes.txt
 cp "$report" "$out"
 echo "$out"
