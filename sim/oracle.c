@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The reference model; see oracle.h.  Knows nothing about blocks. */
+/*
+ * The reference model; see oracle.h, which writes down the crash
+ * contract (what a crash may leave: the size, the bytes below it, the
+ * bytes past it) and its named exceptions (truncate-tail, crash-tail,
+ * remap-tail) that lbs_oracle_crash() below checks.  Knows nothing about
+ * blocks.
+ */
 #include "oracle.h"
 #include "glibc_random.h"
 
