@@ -23,11 +23,12 @@
 #                           $(BUILD)/qemu/$(KERNEL)/report.txt
 #   make qemu-verify-selftest
 #                           the reference's negative control: ref-6.12 plus
-#                           kernel-glue/selftest/*.patch (a broken
-#                           iomap_dio_zero); succeeds only if the suite
-#                           catches it.  The patched kernel's negative
-#                           controls (kernel-glue/selftest-6.1) are make
-#                           check-controls[-all] (top-level Makefile).
+#                           kernel-glue/selftest/KNOB.patch (a broken
+#                           iomap_dio_zero), judged by
+#                           tests/qemu/controls-ref-6.12.txt
+#                           (tests/qemu/controls.sh).  The patched kernel's
+#                           negative controls (kernel-glue/selftest-6.1) are
+#                           make check-controls[-all] (top-level Makefile).
 #   make qemu-verify-stress the positive controls: the series plus each
 #                           kernel-glue/stress-6.1/PATCH.patch (a widened
 #                           window the series closes, e.g. every large
@@ -111,9 +112,7 @@ qemu-verify:
 		$(if $(filter patched-6.1,$(KERNEL)),--series $(KERNEL_SERIES)) $(VERIFY_ARGS)
 
 qemu-verify-selftest:
-	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/tests/qemu/verify-selftest.sh \
-		--kernel ref-6.12 \
-		--block-sizes "$(SELFTEST_BLOCK_SIZES)" --ops $(LBS_OPS)
+	LBS_BUILD=$(KERNEL_BUILD) sh $(KERNEL_MK_TOP)/tests/qemu/controls.sh --kernel ref-6.12 --tier all
 
 qemu-verify-stress:
 	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/tests/qemu/verify-selftest.sh \

@@ -1,11 +1,14 @@
 #!/bin/sh
 # Kernel negative controls (`make check-controls`, `make check-controls-all`):
 #
-#   controls.sh [--tier ci|all] [--knobs "KNOB..."] [--survey] [--ops N]
-#               [--block-sizes "..."]
+#   controls.sh [--kernel patched-6.1|ref-6.12] [--tier ci|all]
+#               [--knobs "KNOB..."] [--survey] [--ops N] [--block-sizes "..."]
 #
 # Each kernel-glue/selftest-6.1/KNOB.patch puts one bug back into the
-# series.  Its expectation is one block of tests/qemu/controls.txt: the
+# series (--kernel ref-6.12: each kernel-glue/selftest/KNOB.patch into
+# upstream 6.12, table tests/qemu/controls-ref-6.12.txt, its own tree and
+# object directory the same way).  Its expectation is one block of
+# tests/qemu/controls.txt: the
 # block sizes it boots at, and the tests that must fail with a named
 # symptom.  A control is caught only if each of those tests fails at its
 # block size with a reason matching its symptom, each "may" test passes or
@@ -14,18 +17,17 @@
 # table puts in CI; --tier all every knob (the others take too long for
 # CI; the table says why).  --knobs picks knobs by name.
 #
-# Kernels: built incrementally in the patched kernel's own tree and object
-# directory ($LBS_BUILD/linux/patched-6.1, $LBS_BUILD/kernel/patched-6.1,
-# the ones make check builds): under that tree's lock the knob is applied
-# with git apply, the kernel rebuilt (only what the knob touches), the
-# image copied out and the knob reverted.  The patched kernel's next build
-# then recompiles only those files again, and is rebuilt so once the last
-# knob is reverted.  When every knob kernel is
-# built, each boots the verification suite (tests/qemu/verify.sh,
-# LBS_KERNEL_IMAGE) at its block sizes with the suite's patched-6.1
-# expectations, LBS_CONTROLS_JOBS (default 2) guests at a time; reports in
-# $LBS_BUILD/qemu/controls-KNOB/report.txt, the verdicts in
-# $LBS_BUILD/qemu/controls/summary.txt.
+# Kernels: built incrementally in the kernel's own tree and object
+# directory ($LBS_BUILD/linux/KERNEL, $LBS_BUILD/kernel/KERNEL, the ones
+# make check and check-ref build): under that tree's lock the knob is
+# applied with git apply, the kernel rebuilt (only what the knob
+# touches), the image copied out and the knob reverted; the kernel itself
+# is rebuilt once the last knob is reverted (the reverted files only).
+# When every knob kernel is built, each boots the verification suite
+# (tests/qemu/verify.sh, LBS_KERNEL_IMAGE) at its block sizes with the
+# suite's expectations for KERNEL, LBS_CONTROLS_JOBS (default 2) guests at
+# a time; reports in $LBS_BUILD/qemu/controls-KNOB/report.txt, the
+# verdicts in $LBS_BUILD/qemu/controls-KERNEL/summary.txt.
 #
 # --survey: no judging; print each knob's failing tests (to write the
 # table).  --block-sizes overrides the table's sizes (survey).
@@ -36,14 +38,14 @@ ROOT=$(cd "$HERE/../.." && pwd)
 BUILD=${LBS_BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 export LBS_BUILD="$BUILD"
-TABLE=$HERE/controls.txt
 
 die() { echo "controls.sh: error: $*" >&2; exit 2; }
 say() { echo "controls.sh: $*" >&2; }
 
-tier=ci knobs="" survey=0 ops="" sizes_override=""
+tier=ci knobs="" survey=0 ops="" sizes_override="" kernel=patched-6.1
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel) kernel=${2:-}; shift 2 ;;
 	--tier) tier=${2:-}; shift 2 ;;
 	--knobs) knobs=${2:-}; shift 2 ;;
 	--survey) survey=1; shift ;;
@@ -54,6 +56,14 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $tier in ci | all) ;; *) die "--tier must be ci or all" ;; esac
+case $kernel in
+patched-6.1) TABLE=$HERE/controls.txt knobdir=$ROOT/kernel-glue/selftest-6.1
+	frag=lbs-6.1.config series=$BUILD/kernel-patch ;;
+ref-6.12) TABLE=$HERE/controls-ref-6.12.txt knobdir=$ROOT/kernel-glue/selftest
+	frag=ref-6.12.config series=$BUILD/qemu/empty-series
+	mkdir -p "$series" ;;
+*) die "--kernel must be patched-6.1 or ref-6.12" ;;
+esac
 case $ops in '' | *[!0-9]*) [ -z "$ops" ] || die "--ops must be a number" ;; esac
 judge() { python3 "$HERE/controls-judge.py" --table "$TABLE" "$@"; }
 judge --check >/dev/null || die "bad table $TABLE"
@@ -68,26 +78,25 @@ else
 	knobs=$(judge --list "$tier")
 fi
 for k in $knobs; do
-	[ -f "$ROOT/kernel-glue/selftest-6.1/$k.patch" ] || die "no kernel-glue/selftest-6.1/$k.patch"
+	[ -f "$knobdir/$k.patch" ] || die "no $knobdir/$k.patch"
 done
 
-series=$BUILD/kernel-patch
-ls "$series"/0[0-9][0-9][0-9]-*.patch >/dev/null 2>&1 ||
+[ "$kernel" != patched-6.1 ] || ls "$series"/0[0-9][0-9][0-9]-*.patch >/dev/null 2>&1 ||
 	die "no series in $series (make kernel-patch)"
-# the patched kernel, as make check builds it (a no-op when it has)
-"$HERE/kernel-image.sh" patched-6.1 patched-6.1 "$series" >/dev/null ||
-	die "the patched kernel does not build"
-tree=$BUILD/linux/patched-6.1 obj=$BUILD/kernel/patched-6.1
-out=$BUILD/qemu/controls
+# the kernel itself, as make check (check-ref) builds it (a no-op when it has)
+"$HERE/kernel-image.sh" "$kernel" "$kernel" "$series" >/dev/null ||
+	die "the $kernel kernel does not build"
+tree=$BUILD/linux/$kernel obj=$BUILD/kernel/$kernel
+out=$BUILD/qemu/controls-$kernel
 mkdir -p "$out"
 summary=$out/summary.txt
 : >"$summary.tmp"
 
 # build KNOB: the knob kernel's image into $out/KNOB.bzImage
 build() {
-	patch=$ROOT/kernel-glue/selftest-6.1/$1.patch
+	patch=$knobdir/$1.patch
 	(
-		exec 8>"$BUILD/linux/patched-6.1.lock"
+		exec 8>"$BUILD/linux/$kernel.lock"
 		flock 8
 		[ -z "$(git -C "$tree" status --porcelain)" ] ||
 			{ echo "controls.sh: $tree has changes; make check rebuilds it" >&2; exit 1; }
@@ -95,7 +104,7 @@ build() {
 			{ echo "controls.sh: $1.patch no longer applies to the series: refresh it" >&2; exit 1; }
 		git -C "$tree" apply "$patch"
 		rc=0
-		img=$("$HERE/build-kernel.sh" "$tree" "$obj" "$ROOT/kernel-glue/config/lbs-6.1.config") || rc=$?
+		img=$("$HERE/build-kernel.sh" "$tree" "$obj" "$ROOT/kernel-glue/config/$frag") || rc=$?
 		[ "$rc" -ne 0 ] || cp "$img" "$out/$1.bzImage"
 		git -C "$tree" apply -R "$patch"
 		exit "$rc"
@@ -118,8 +127,8 @@ done
 
 # the object directory back to the patched kernel itself (the reverted
 # files only), so no one finds a knob's image there
-"$HERE/kernel-image.sh" patched-6.1 patched-6.1 "$series" >/dev/null ||
-	die "the patched kernel does not build again after the knobs"
+"$HERE/kernel-image.sh" "$kernel" "$kernel" "$series" >/dev/null ||
+	die "the $kernel kernel does not build again after the knobs"
 
 # phase 2: their suites, LBS_CONTROLS_JOBS at a time (default 2: a TCG
 # guest keeps one host CPU busy); the guest programs are built first, so
@@ -130,8 +139,9 @@ suite() { # suite KNOB: verify.sh on its kernel, then the verdict file
 	sizes=${sizes_override:-$(judge --knob "$k" --sizes 2>/dev/null || echo "16384 65536")}
 	kops=${ops:-$(judge --knob "$k" --ops 2>/dev/null || echo 2000)}
 	t0=$(date +%s)
-	LBS_KERNEL_IMAGE=$out/$k.bzImage "$HERE/verify.sh" --kernel patched-6.1 --name "controls-$k" \
-		--expect patched-6.1 --block-sizes "$sizes" --ops "$kops" >"$out/$k.suite.log" 2>&1 || true
+	LBS_KERNEL_IMAGE=$out/$k.bzImage "$HERE/verify.sh" --kernel "$kernel" --name "controls-$k" \
+		--expect "$kernel" --series "$series" --block-sizes "$sizes" --ops "$kops" \
+		>"$out/$k.suite.log" 2>&1 || true
 	head="control $k ($sizes, $kops ops; build $(cat "$out/$k.build-s")s, suite $(($(date +%s) - t0))s)"
 	report=$BUILD/qemu/controls-$k/report.txt
 	if [ ! -f "$report" ]; then

@@ -6,8 +6,8 @@
 #
 # OUT_DIR (emptied first) gets SERIES_DIR's patches without the cover
 # letter, then KNOB_PATCH as 0999-selftest-KNOB.patch, ready for
-# scripts/linux-tree.sh worktree.  Used by tests/qemu/verify-selftest.sh and
-# tests/fstests/run-fstests.sh --twin.
+# scripts/linux-tree.sh worktree.  Used by tests/qemu/verify-selftest.sh
+# (--stress) and tests/fstests/run-fstests.sh --twin.
 set -eu
 die() { echo "twin-series.sh: error: $*" >&2; exit 1; }
 [ $# -eq 3 ] || die "usage: twin-series.sh SERIES_DIR KNOB_PATCH OUT_DIR"
