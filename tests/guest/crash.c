@@ -78,7 +78,9 @@ static int t_crash_tail(void)
 	SYS(sync_file_range(fd, bs, bs, SFR_ALL));
 	if (shutdown_remount_flush(fd, 0))
 		return -1;
-	SYS(fd = open(fpath("ct"), O_RDWR));
+	fd = open(fpath("ct"), O_RDWR);
+	CHK(fd >= 0, "setup: the fsynced file is gone after the shutdown without the log flush: %s",
+	    strerror(errno));
 	SYS(fstat(fd, &st));
 	CHK(st.st_size == eof, "setup: size %ld after the shutdown without the log flush, want the fsynced %ld",
 	    (long)st.st_size, eof);
