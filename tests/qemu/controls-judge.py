@@ -4,7 +4,7 @@
     controls-judge.py --table FILE --check
     controls-judge.py --table FILE --list ci|all
     controls-judge.py --table FILE --knob KNOB --sizes | --ops
-    controls-judge.py --table FILE --knob KNOB --report REPORT
+    controls-judge.py --table FILE --knob KNOB --report REPORT [--image BZIMAGE]
 
 The table (see its header) gives per knob its tier, block sizes and ops,
 the tests that must fail there with a symptom ("fail" rows), and the tests
@@ -14,7 +14,12 @@ report.txt, "LBS-VERIFY <bs> <test>: <result> <reason>" lines): caught
 only if every fail row's test failed at its block size with a reason
 matching its symptom, every may row's test passed or failed matching its
 symptom, every other line passed (or was an expected failure of the
-patched kernel with its own symptom), and the kernel built and booted.
+patched kernel with its own symptom), and the kernel built and booted
+(both lines present and passing; with --image, the report's kernel-build
+line must name that prebuilt image: a report of another kernel, such as a
+stale one left by an earlier run, proves nothing).  A result given twice
+in the report, or a (knob, bs, test) row given twice in the table, is an
+error.
 Prints one line per finding; exit 0 caught, 1 not caught, 2 bad table.
 """
 
@@ -54,6 +59,8 @@ def read_table(path):
                 _, knob, bs, test, sym = parts
                 if knob not in knobs:
                     raise ValueError("%s:%d: knob %s has no knob line above" % (path, n, knob))
+                if any(r[1] == bs and r[2] == test for r in knobs[knob]["rows"]):
+                    raise ValueError("%s:%d: %s %s %s given twice" % (path, n, knob, bs, test))
                 if bs != "all" and bs not in knobs[knob]["sizes"]:
                     raise ValueError("%s:%d: %s does not boot at %s" % (path, n, knob, bs))
                 try:
@@ -69,9 +76,11 @@ def read_table(path):
     return knobs
 
 
-def judge(knob, report):
+def judge(knob, report, image=None):
     """(caught, findings) for one report."""
     rows = {(bs, test): (kind, rx) for kind, bs, test, rx in knob["rows"]}
+    # the host lines every judged report must have passed
+    needed = {("all", "kernel-build"), ("all", "boot-complete")}
     seen, findings, caught = set(), [], True
     with open(report, errors="replace") as f:
         lines = [l.rstrip("\n") for l in f if l.startswith("LBS-VERIFY ")]
@@ -82,12 +91,21 @@ def judge(knob, report):
             caught = False
             continue
         bs, test, result, why = m.group(1), m.group(2), m.group(3), m.group(4) or ""
+        if (bs, test) in seen:
+            findings.append("BAD %s %s: more than one result in the report" % (bs, test))
+            caught = False
+            continue
         seen.add((bs, test))
         if bs == "all":
             # the build and boot must have worked, and the kernel stayed
             # clean unless the knob's bug is what the kernel complains of
             if test in ("kernel-build", "boot-complete") and result != "pass":
                 findings.append("BAD %s %s: %s %s: the control proves nothing" % (bs, test, result, why))
+                caught = False
+                continue
+            if test == "kernel-build" and image and why != "prebuilt " + image:
+                findings.append("BAD all kernel-build: the report is of %r, not the knob's image %s"
+                                % (why, image))
                 caught = False
                 continue
         row = rows.get((bs, test))
@@ -112,6 +130,9 @@ def judge(knob, report):
         if (bs, test) not in seen:
             findings.append("BAD %s %s %s: no result in the report" % (kind, bs, test))
             caught = False
+    for bs, test in sorted(needed - seen):
+        findings.append("BAD %s %s: no result in the report: the control proves nothing" % (bs, test))
+        caught = False
     return caught, findings
 
 
@@ -124,6 +145,7 @@ def main():
     ap.add_argument("--sizes", action="store_true")
     ap.add_argument("--ops", action="store_true")
     ap.add_argument("--report")
+    ap.add_argument("--image")
     a = ap.parse_args()
     try:
         knobs = read_table(a.table)
@@ -152,7 +174,11 @@ def main():
     if not a.report:
         print("controls-judge: --sizes, --ops or --report", file=sys.stderr)
         return 2
-    caught, findings = judge(k, a.report)
+    try:
+        caught, findings = judge(k, a.report, a.image)
+    except OSError as e:
+        print("controls-judge: %s" % e, file=sys.stderr)
+        return 2
     print("\n".join(findings))
     return 0 if caught else 1
 

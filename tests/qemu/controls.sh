@@ -77,6 +77,8 @@ if [ -n "$knobs" ]; then
 else
 	knobs=$(judge --list "$tier")
 fi
+# a run that judges nothing must not pass as one that caught everything
+[ -n "$(echo $knobs)" ] || die "no knob of tier $tier in $TABLE: nothing to run (--tier all, or --knobs)"
 for k in $knobs; do
 	[ -f "$knobdir/$k.patch" ] || die "no $knobdir/$k.patch"
 done
@@ -139,16 +141,23 @@ suite() { # suite KNOB: verify.sh on its kernel, then the verdict file
 	sizes=${sizes_override:-$(judge --knob "$k" --sizes 2>/dev/null || echo "16384 65536")}
 	kops=${ops:-$(judge --knob "$k" --ops 2>/dev/null || echo 2000)}
 	t0=$(date +%s)
+	report=$BUILD/qemu/controls-$k/report.txt
+	# an earlier run's report must not be judged as this one's
+	rm -f "$report"
+	vrc=0
 	LBS_KERNEL_IMAGE=$out/$k.bzImage "$HERE/verify.sh" --kernel "$kernel" --name "controls-$k" \
 		--expect "$kernel" --series "$series" --block-sizes "$sizes" --ops "$kops" \
-		>"$out/$k.suite.log" 2>&1 || true
+		>"$out/$k.suite.log" 2>&1 || vrc=$?
 	head="control $k ($sizes, $kops ops; build $(cat "$out/$k.build-s")s, suite $(($(date +%s) - t0))s)"
-	report=$BUILD/qemu/controls-$k/report.txt
-	if [ ! -f "$report" ]; then
+	if [ "$vrc" -gt 1 ]; then
+		# verify.sh's 2 is "could not run" (a bad image, mkfs failed):
+		# whatever report there is was not made by this knob's suite
+		echo "$head: NOT CAUGHT: verify.sh could not run (exit $vrc, $out/$k.suite.log)" >"$out/$k.verdict"
+	elif [ ! -f "$report" ]; then
 		echo "$head: NOT CAUGHT: no report ($out/$k.suite.log)" >"$out/$k.verdict"
 	elif [ "$survey" = 1 ]; then
 		{ echo "$head: survey"; grep -E ': (fail|xfail)' "$report" | sed 's/^/  /'; } >"$out/$k.verdict"
-	elif v=$(judge --knob "$k" --report "$report"); then
+	elif v=$(judge --knob "$k" --report "$report" --image "$out/$k.bzImage"); then
 		{ echo "$head: CAUGHT"; echo "$v" | sed 's/^/  /'; } >"$out/$k.verdict"
 	else
 		{ echo "$head: NOT CAUGHT"; echo "$v" | sed 's/^/  /'; } >"$out/$k.verdict"

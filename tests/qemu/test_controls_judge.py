@@ -78,6 +78,28 @@ class Judge(unittest.TestCase):
     def test_no_boot(self):
         self.caught(GOOD.replace("boot-complete: pass 50s", "boot-complete: fail timeout"), False)
 
+    def test_no_build_or_boot_line(self):
+        # a report cut short before the host lines proves nothing
+        for t in ("kernel-build", "boot-complete"):
+            out = self.caught("\n".join(l for l in GOOD.split("\n") if t not in l), False)
+            self.assertIn("all %s: no result in the report" % t, out)
+
+    def test_report_of_another_kernel(self):
+        # a stale report (another image) must not be judged as the knob's
+        rc, out = judge(TABLE, "--knob", "k1", "--report", "REPORT:" + GOOD, "--image", "x")
+        self.assertEqual(rc, 0, out)
+        rc, out = judge(TABLE, "--knob", "k1", "--report", "REPORT:" + GOOD, "--image", "y")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("not the knob's image y", out)
+        out = self.caught(GOOD.replace("pass prebuilt x", "pass"), True)
+        rc, out = judge(TABLE, "--knob", "k1", "--report",
+                        "REPORT:" + GOOD.replace("pass prebuilt x", "pass"), "--image", "x")
+        self.assertEqual(rc, 1, out)
+
+    def test_result_twice(self):
+        out = self.caught(GOOD + "LBS-VERIFY 65536 fsx-mixed: pass\n", False)
+        self.assertIn("more than one result", out)
+
     def test_kernel_warning(self):
         self.caught(GOOD.replace("kernel-clean: pass", "kernel-clean: fail WARNING"), False)
 
@@ -90,7 +112,8 @@ class Judge(unittest.TestCase):
                     "knob k3 ci 65536 2000\n",                          # nothing must fail
                     "knob k3 ci 65536 2000\nfail k3 4096 t x\n",        # a size it does not boot
                     "fail k3 65536 t x\n",                              # no knob line
-                    "knob k3 ci 65536 2000\nfail k3 65536 t (\n"):      # bad regex
+                    "knob k3 ci 65536 2000\nfail k3 65536 t (\n",       # bad regex
+                    "knob k3 ci 65536 2000\nfail k3 65536 t x\nmay k3 65536 t y\n"):  # twice
             rc, out = judge(TABLE + bad, "--check")
             self.assertEqual(rc, 2, bad + out)
 
