@@ -70,6 +70,8 @@ stock-6.1 | ref-6.12) [ -n "$series" ] || { series=$BUILD/qemu/empty-series; mkd
 *) die "--kernel must be patched-6.1, stock-6.1 or ref-6.12 (got '$kernel')" ;;
 esac
 [ -d "$series" ] || die "series dir '$series' not found (patched-6.1: run 'make kernel-patch' first)"
+nsizes=$(echo "$sizes" | wc -w)
+[ "$nsizes" -gt 0 ] || die "--block-sizes is empty: no round would run"
 for bs in $sizes; do
 	case $bs in 4096 | 8192 | 16384 | 32768 | 65536) ;; *) die "bad block size '$bs'" ;; esac
 	[ "$kernel" != stock-6.1 ] || [ "$bs" = 4096 ] || die "stock-6.1 mounts block size 4096 only"
@@ -193,4 +195,7 @@ for bs in $sizes; do
 done
 n=$(grep -c ': pass' "$report" || true) f=$(grep -c ': fail' "$report" || true)
 say "kernel $kernel, block sizes $sizes, $rounds rounds each: $n pass, $f fail ($report)"
-[ "$f" -eq 0 ]
+# every round must have passed, not merely none failed: a round that left
+# no line proves nothing
+[ "$f" -eq 0 ] && [ "$n" -eq $((nsizes * rounds)) ] ||
+	{ [ "$f" -ne 0 ] || say "FAIL: $n rounds passed, $((nsizes * rounds)) ran"; exit 1; }
