@@ -64,10 +64,10 @@ check-fstests: kernel-patch
 # the kernel negative controls (tests/qemu/controls.sh); CI runs the ci
 # tier after `make check-fstests`
 check-controls: kernel-patch
-	$(STAGE) check-controls sh tests/qemu/controls.sh --tier ci
+	LBS_BUILD=$(abspath $(BUILD)) $(STAGE) check-controls sh tests/qemu/controls.sh --tier ci
 
 check-controls-all: kernel-patch
-	$(STAGE) check-controls-all sh tests/qemu/controls.sh --tier all
+	LBS_BUILD=$(abspath $(BUILD)) $(STAGE) check-controls-all sh tests/qemu/controls.sh --tier all
 
 # the verification suite on upstream 6.12 (the reference); CI runs it
 # after `make check`
