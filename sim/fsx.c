@@ -515,6 +515,7 @@ int fsx_ctx_init(struct ctx *c, const struct lbs_fsx_opts *o,
 		lbs_oracle_lazy_meta(c->orc);
 	else if (b->crash_track_tails)
 		lbs_oracle_track_tails(c->orc);
+	lbs_oracle_tail_block(c->orc, b->remap_align);
 	lbs_oracle_allow(c->orc, o->crash_allow);
 	if (o->journal && !replay)
 		lbs_oracle_set_journal(c->orc, o->journal, o->journal_arg);

@@ -168,6 +168,7 @@ int lbs_journal_check(const char *jpath, const char *fpath, unsigned allow,
 	}
 	o = lbs_oracle_new(h.max, (uint32_t)h.seed);
 	lbs_oracle_lazy_meta(o);	/* a power cut flushes nothing */
+	lbs_oracle_tail_block(o, h.block_size);
 	lbs_oracle_allow(o, allow);
 	for (uint64_t i = 1; (i + 1) * SLOT <= jn; i++) {
 		struct rec r;

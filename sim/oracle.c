@@ -37,6 +37,7 @@ struct lbs_oracle {
 	bool untracked;		/* lbs_oracle_no_crash(): dur, log unused */
 	bool lazy;		/* lbs_oracle_lazy_meta() */
 	bool track;		/* lbs_oracle_track_tails(): ghosts kept */
+	uint64_t tail_bs;	/* lbs_oracle_tail_block(); 0: unknown */
 	/* per named rule (oracle.h), per offset, a bit for each value the
 	 * disk may still hold there past EOF; NULL until the rule is used */
 	uint8_t (*ghost[LBS_CRASH_NR_RULES])[32];
@@ -103,6 +104,11 @@ void lbs_oracle_no_crash(struct lbs_oracle *o)
 void lbs_oracle_track_tails(struct lbs_oracle *o)
 {
 	o->track = true;
+}
+
+void lbs_oracle_tail_block(struct lbs_oracle *o, uint32_t block_size)
+{
+	o->tail_bs = block_size;
 }
 
 void lbs_oracle_lazy_meta(struct lbs_oracle *o)
@@ -446,8 +452,17 @@ void lbs_oracle_set_size(struct lbs_oracle *o, uint64_t size)
 		return;
 	}
 	if (size < o->size) {
-		/* durable: the cut-off bytes are gone, unless truncate-tail */
-		to_ghost(o, LBS_CRASH_TRUNCATE_TAIL, size, o->size);
+		/*
+		 * durable: the cut-off bytes are gone, unless truncate-tail,
+		 * which keeps those of the new EOF block only: the whole
+		 * truncate (every roll of xfs_itruncate_extents()) is in
+		 * the log, so the blocks past it are unmapped
+		 */
+		uint64_t bs = o->tail_bs, end = o->size;
+
+		if (bs && (size + bs - 1) / bs * bs < end)
+			end = (size + bs - 1) / bs * bs;
+		to_ghost(o, LBS_CRASH_TRUNCATE_TAIL, size, end);
 		memset(o->cur + size, 0, o->size - size);
 		touch(o, size, o->size);
 		dur_zero_from(o, size);

@@ -46,8 +46,13 @@
  * XFS (lbs_oracle_track_tails(), lbs_oracle_lazy_meta()) and wherever a
  * rule is allowed.
  *
- *  truncate-tail  a truncate down (or, lazy_meta, any size change down)
- *                 leaves the cut-off bytes of its EOF block on disk: 6.1's
+ *  truncate-tail  a truncate down leaves the cut-off bytes of its new EOF
+ *                 block, [size, roundup(size, block)), on disk (with
+ *                 lbs_oracle_tail_block(); lazy_meta: any size change
+ *                 down, and every cut-off byte, since the unflushed log
+ *                 may keep the size and lose the later rolls of
+ *                 xfs_itruncate_extents(), leaving blocks past the EOF
+ *                 block mapped): 6.1's
  *                 xfs_setattr_size() zeroes them in the page cache and
  *                 writes back only [i_disk_size, newsize), an empty range
  *                 for a truncate down, so a later extension's writeback
@@ -139,6 +144,12 @@ void lbs_oracle_lazy_meta(struct lbs_oracle *o);
  * by allowing a rule.  Call before the first op.
  */
 void lbs_oracle_track_tails(struct lbs_oracle *o);
+/*
+ * The filesystem block size, for truncate-tail: a truncate whose log is
+ * kept leaves no more than its EOF block's cut-off bytes.  Without it
+ * (0) every cut-off byte.  Call before the first op.
+ */
+void lbs_oracle_tail_block(struct lbs_oracle *o, uint32_t block_size);
 /* the named rules a crash check may use (LBS_CRASH_F() mask; default
  * none).  Call before the first op. */
 void lbs_oracle_allow(struct lbs_oracle *o, unsigned rules);

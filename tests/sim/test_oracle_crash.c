@@ -140,6 +140,42 @@ static void trunc_tail(enum mode m, unsigned allow, bool fsync_between,
 	free(disk);
 }
 
+/*
+ * truncate-tail with the block size known (4096): a truncate whose log
+ * was flushed leaves the cut-off bytes of its EOF block [100, 4096) at
+ * most; the next block [4096, 8192) was unmapped in the same truncate,
+ * so its old bytes are no rule's, while an unflushed log may have lost
+ * the truncate's later rolls and keeps them.
+ */
+static void trunc_tail_block(enum mode m, bool past_eof_block)
+{
+	const unsigned t = LBS_CRASH_F(LBS_CRASH_TRUNCATE_TAIL);
+	struct lbs_oracle *o = mk(m, t);
+	uint8_t *disk = calloc(MAX, 1);
+	char what[96];
+
+	lbs_oracle_tail_block(o, 4096);
+	durable_a(o, disk);
+	lbs_oracle_set_size(o, 100);
+	lbs_oracle_fsync(o);
+	lbs_oracle_write(o, 9000, 1000, 2);
+	lbs_oracle_gen(o, 2, 9000, 1000, disk + 9000);
+	memset(disk + (past_eof_block ? 8192 : 4096), 0,
+	       9000 - (past_eof_block ? 8192 : 4096));
+	snprintf(what, sizeof(what), "truncate-tail, 4096 blocks, old bytes "
+		 "%s", past_eof_block ? "past the EOF block" : "in it only");
+	if (!past_eof_block)
+		expect(what, m, t, o, 10000, disk, true,
+		       LBS_CRASH_TRUNCATE_TAIL, 100, 4096);
+	else if (m == LOGFLUSH)
+		expect(what, m, t, o, 10000, disk, false, -1, 0, 0);
+	else
+		expect(what, m, t, o, 10000, disk, true,
+		       LBS_CRASH_TRUNCATE_TAIL, 100, 8192);
+	lbs_oracle_free(o);
+	free(disk);
+}
+
 /* a truncate down lost whole: the fsynced size and bytes come back */
 static void trunc_lost(enum mode m)
 {
@@ -289,6 +325,10 @@ int main(void)
 			crash_tail(m, all, true);
 			remap_tail(m, s ? r : all & ~r);
 		}
+	}
+	for (int m = LOGFLUSH; m <= LAZY_META; m++) {
+		trunc_tail_block(m, false);
+		trunc_tail_block(m, true);
 	}
 	for (int m = STRICT; m <= LAZY_META; m++) {
 		trunc_lost(m);
