@@ -19,13 +19,19 @@ The judge: a console cut after the marker passes and gives the marker's
 record count; a mismatch before or after the marker, a campaign that
 ended, no marker (a hang) and a marker for another op fail, the
 mismatch with lbs-fsx's own line in the reason."""
+import atexit
 import os
+import shutil
 import re
 import subprocess
 import sys
+import tempfile
 
-fsx, judge, d = sys.argv[1], sys.argv[2], sys.argv[3]
-os.makedirs(d, exist_ok=True)
+fsx, judge, base = sys.argv[1], sys.argv[2], sys.argv[3]
+# a directory of its own under BASE's directory (removed at exit): two
+# builds' test runs on one machine must not share files
+d = tempfile.mkdtemp(prefix=os.path.basename(base) + '.', dir=os.path.dirname(base) or '.')
+atexit.register(shutil.rmtree, d, True)
 j, f = os.path.join(d, 'j'), os.path.join(d, 'f')
 SEED = '5'
 

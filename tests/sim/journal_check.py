@@ -10,12 +10,18 @@ Negative controls: the device's STALEDA fill planted in the file (rc 1,
 reported as stale data), a journal cut to its header (rc 1: without the
 records the file's bytes are not accounted for), a file that is no
 journal (rc 2)."""
+import atexit
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
-fsx, d = sys.argv[1], sys.argv[2]
-os.makedirs(d, exist_ok=True)
+fsx, base = sys.argv[1], sys.argv[2]
+# a directory of its own under BASE's directory (removed at exit): two
+# builds' test runs on one machine must not share files
+d = tempfile.mkdtemp(prefix=os.path.basename(base) + '.', dir=os.path.dirname(base) or '.')
+atexit.register(shutil.rmtree, d, True)
 j, f = os.path.join(d, 'j'), os.path.join(d, 'f')
 for p in (j, f):
     if os.path.exists(p):

@@ -35,8 +35,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "run-fuzz.sh: fuzzing the .fsxops parser, $runs inputs${plant:+ (planted bug)}"
 if [ -z "$plant" ]; then
-	exec "$exe" -runs="$runs" -seed=1 -max_len=4096 -artifact_prefix="$work/" \
-		"$work" "$top/tests/sim/corpus"
+	# not exec: the trap removes $work when the fuzzer is done
+	rc=0
+	"$exe" -runs="$runs" -seed=1 -max_len=4096 -artifact_prefix="$work/" \
+		"$work" "$top/tests/sim/corpus" || rc=$?
+	exit "$rc"
 fi
 rc=0
 "$exe" -runs="$runs" -seed=1 -max_len=4096 -artifact_prefix="$work/" \
