@@ -137,8 +137,19 @@ def report(labels, edir):
         nreg += bool(why)
         lines.append("%-12s " % t + "".join("%-*s" % (w, c) for c in cells[t])
                      + ("REGRESSION: " + "; ".join(why) if why else ""))
-    lines += ["%d tests, %d regressions (cells: the latest record of each test, result and"
-              % (len(tests), nreg),
+    # "0 regressions" means something only against a reference that ran
+    refs = []
+    for n in names:
+        kernel, bs = records.split_label(n)
+        if kernel != "patched-6.1":
+            continue
+        have = [r for r in ["ref-6.12-" + bs] + (["stock-6.1-4096"] if bs == "4096" else [])
+                if r in labels]
+        refs.append("%s with %s" % (n, " and ".join(have) if have else
+                                   "nothing: no ref-6.12-%s records" % bs))
+    lines += ["%d tests, %d regressions; compared: %s" % (len(tests), nreg,
+                                                          "; ".join(refs) or "no patched-6.1 records"),
+              "(cells: the latest record of each test, result and",
               "seconds; - no record; xfail: a failure listed in tests/fstests/expunges;",
               "@SERIES: a series commit other than the column's, which is its latest run's)",
               "", "runs (label: runs recorded; the latest run's start, series and"

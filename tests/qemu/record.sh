@@ -7,8 +7,9 @@
 # line says which kernel source and project commit ran, and when) becomes
 # tests/qemu/records/NAME-BS[-BS...].txt, named by its block sizes; an
 # older record of the same name is replaced (git keeps its history).
-# Refused: a report without verify.sh's header line, or of a prebuilt
-# kernel image (a negative control's knob kernel: not a record of NAME).
+# Refused: a report without verify.sh's header line, of a prebuilt
+# kernel image (a negative control's knob kernel: not a record of NAME),
+# or of a project tree with uncommitted changes.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${LBS_BUILD:-build}
@@ -21,6 +22,9 @@ report=$BUILD/qemu/$1/report.txt
 head=$(head -n 1 "$report")
 case $head in "# verify.sh "*) ;; *) die "$report has no verify.sh header line" ;; esac
 case $head in *"source prebuilt:"*) die "$report is of a prebuilt kernel image, not of $1" ;; esac
+# a record names the commit that made it; "+" is a tree with changes that
+# no commit holds, so no one could run the same again
+case $head in *"+, block sizes "*) die "$report was made with uncommitted changes (project ...+): commit, then verify again" ;; esac
 sizes=$(echo "$head" | sed -n 's/.*, block sizes \([0-9 ]*\), [0-9]* ops.*/\1/p' | tr ' ' '-')
 [ -n "$sizes" ] || die "no block sizes in the header of $report"
 mkdir -p "$ROOT/tests/qemu/records"
