@@ -61,7 +61,9 @@ class Table(unittest.TestCase):
 
     def test_bad_records(self):
         for bad in ("not a header\n", HEAD + "LBS-CRASHRULES 4096 crash-logflush truncate-tail 1/2\n",
-                    HEAD + RULES % ("crash-logflush", "x/1", "0/0")):
+                    HEAD + RULES % ("crash-logflush", "x/1", "0/0"),
+                    # a campaign that passed without its counts
+                    HEAD + "LBS-VERIFY 4096 crash-mixed: pass\n"):
             rc, _, out = run(bad)
             self.assertEqual(rc, 2, bad + out)
 
