@@ -58,15 +58,40 @@ static int zero_after_growth(int fd, long from, long to, unsigned char old,
  * zeroes [EOF, block 3) in the page cache, block 3 alone is written back
  * (its conversion moves the on-disk size), and a shutdown with the log
  * flushed keeps that size: block 1 past the old EOF must read zero.
+ *
+ * The first shutdown loses the size update only if nothing forced the
+ * log in between (the log worker does every 30 s): then the case is not
+ * set up, which is no fault of the kernel's, and it is tried again, at
+ * most CT_TRIES times, before the test is skipped.
  */
+#define CT_TRIES 3
+static int crash_tail_case(unsigned char *b, unsigned char *d, long eof);
+
 static int t_crash_tail(void)
 {
 	unsigned char *b = abuf(2 * bs), *d = abuf(bs);
 	long eof = bs + 100;
+	int r = 1;
+
+	for (int i = 0; i < CT_TRIES && r > 0; i++)
+		r = crash_tail_case(b, d, eof);
+	free(b);
+	free(d);
+	if (r > 0)
+		return skip("setup: the size update past the fsynced size was on disk after "
+			    "each of %d shutdowns without the log flush (the log was pushed "
+			    "before them)", CT_TRIES);
+	return r;
+}
+
+/* 0 checked, -1 failed, 1 not set up (the log was pushed: try again) */
+static int crash_tail_case(unsigned char *b, unsigned char *d, long eof)
+{
 	unsigned int flags;
 	struct stat st;
 	int fd, r;
 
+	unlink(fpath("ct"));
 	SYS(fd = newfile("ct", 0));
 	memset(b, 0x11, eof);
 	if (pwrite_all(fd, b, eof, 0))
@@ -82,6 +107,11 @@ static int t_crash_tail(void)
 	CHK(fd >= 0, "setup: the fsynced file is gone after the shutdown without the log flush: %s",
 	    strerror(errno));
 	SYS(fstat(fd, &st));
+	if (st.st_size == eof + 900) {
+		/* block 1's size update reached the disk: not set up */
+		close(fd);
+		return 1;
+	}
 	CHK(st.st_size == eof, "setup: size %ld after the shutdown without the log flush, want the fsynced %ld",
 	    (long)st.st_size, eof);
 	r = block_on_disk(fd, 1, d, &flags);
@@ -98,8 +128,6 @@ static int t_crash_tail(void)
 	SYS(fd = open(fpath("ct"), O_RDONLY));
 	r = zero_after_growth(fd, 100, bs, 0x22, "crash-tail");
 	close(fd);
-	free(b);
-	free(d);
 	return r;
 }
 

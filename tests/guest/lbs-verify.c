@@ -793,6 +793,7 @@ static const struct vtest *find(const char *name)
 int main(int argc, char **argv)
 {
 	const struct vtest *t;
+	int r;
 
 	if (argc == 2 && !strcmp(argv[1], "--list")) {
 		for (unsigned int g = 0; g < NR_GROUPS; g++)
@@ -816,9 +817,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lbs-verify: unknown test '%s' (see --list)\n", argv[1]);
 		return 2;
 	}
-	if (t->fn() || failed) {
+	r = t->fn();
+	if (r < 0 || failed) {
 		printf("fail %s\n", failed ? reason : "(no reason)");
 		return 1;
+	}
+	if (r > 0) {
+		printf("skip %s\n", skip_reason[0] ? skip_reason : "(no reason)");
+		return 3;
 	}
 	printf("pass\n");
 	return 0;

@@ -29,6 +29,7 @@ const char *mnt, *dev;
 long bs;
 char reason[512];
 int failed;
+char skip_reason[512];
 
 void fail(const char *fmt, ...)
 {
@@ -39,6 +40,16 @@ void fail(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(reason, sizeof(reason), fmt, ap);
 	va_end(ap);
+}
+
+int skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(skip_reason, sizeof(skip_reason), fmt, ap);
+	va_end(ap);
+	return 1;
 }
 
 static char path_buf[4096];

@@ -24,6 +24,10 @@ extern char reason[512];
 extern int failed;
 
 void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* the test could not set its case up, for a reason that is not the
+ * kernel's fault: reported as "skip REASON"; the test returns 1 */
+extern char skip_reason[512];
+int skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define CHK(cond, ...) do { if (!(cond)) { fail(__VA_ARGS__); return -1; } } while (0)
 #define SYS(expr) do { if ((expr) < 0) { fail("%s:%d: %s: %s", __func__, __LINE__, #expr, strerror(errno)); return -1; } } while (0)
 
