@@ -44,8 +44,8 @@
 #                           Report: $(BUILD)/qemu/powercut-KERNEL/
 #   make qemu-verify-ci     CI subset (part of `make check`): patched-6.1 at
 #                           4096, 16384 and 65536, $(CI_OPS) fsx ops, then
-#                           one power cut at 4096 and one at 65536 (seed 1:
-#                           after ops 2082 and 991).
+#                           one power cut at 4096 and one at 65536 (seed 1;
+#                           the report names the op each cut follows).
 #   make qemu-verify-ref    the same suite on ref-6.12 at 65536 (`make
 #                           check-ref`, run by CI after `make check`): the
 #                           suite's expectations hold upstream, and the

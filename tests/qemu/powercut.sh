@@ -1,6 +1,6 @@
 #!/bin/sh
 # Power-cut test: kill QEMU (SIGKILL) in the middle of an lbs-fsx campaign,
-# at a point its op count places, boot again on the same image and let log
+# after a point its op count places, boot again on the same image and let log
 # recovery run, then check every byte of the file (`make qemu-powercut`).
 #
 #   powercut.sh --kernel patched-6.1|stock-6.1|ref-6.12 [--series DIR]
@@ -12,9 +12,11 @@
 # LBS_MODE=powercut-run) runs lbs-fsx --journal --cut-after N, which
 # writes every change and the intent of every op to a raw journal disk
 # (O_DSYNC) before going on, and prints a marker once op N is done; N is
-# drawn from the seed and block size, so the cut does not depend on the
-# machine's speed. The host kills QEMU when the marker is on the console,
-# while lbs-fsx runs the ops after N; its only clock is boot.sh's timeout,
+# drawn from the seed and block size, so how far the campaign gets before
+# the cut does not depend on the machine's speed. The host kills QEMU when
+# it sees the marker on the console (it polls every 0.1 s), while lbs-fsx
+# runs the ops after N: how many of those start before the kill does
+# depend on speed, and the journal says which. Its only clock is boot.sh's timeout,
 # which catches a hang. Boot 1 must show the marker and no
 # lbs-fsx mismatch (every read is checked against its oracle) nor an end
 # of the campaign (powercut-judge.sh); any of those fails the round. Boot 2
