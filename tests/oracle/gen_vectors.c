@@ -172,6 +172,7 @@ int main(int argc, char **argv)
 	gen_settle();
 	gen_xfs();
 	gen_large_folios();
+	gen_folio();
 	if (fclose(out)) {
 		perror(tmp);
 		return 1;

@@ -2,7 +2,7 @@
 /*
  * The vector writer of gen_vectors.c, shared with the generator sections
  * kept in their own files (gen_block.c, gen_short_copy.c, gen_settle.c,
- * gen_pagecache.c, gen_io.c, gen_xfs.c).
+ * gen_pagecache.c, gen_io.c, gen_xfs.c, gen_folio.c).
  */
 #ifndef LBS_GEN_VECTORS_H
 #define LBS_GEN_VECTORS_H
@@ -20,6 +20,7 @@ void gen_block(void);
 void gen_large_folios(void);
 void gen_short_copy(void);
 void gen_settle(void);
+void gen_folio(void);
 /* gen_pagecache.c */
 void gen_pageblock(void);
 void gen_read_range(void);

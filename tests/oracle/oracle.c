@@ -58,6 +58,13 @@ static const struct {
 	{ "large_folios_ok",		2, 1, o_large_folios_ok },
 	{ "fsb_count_ok",		4, 1, o_fsb_count_ok },
 	{ "cowextsz_hint",		3, 1, o_cowextsz_hint },
+	{ "folio_min_order",		2, 1, o_folio_min_order },
+	{ "folio_order_ok",		3, 1, o_folio_order_ok },
+	{ "folio_covers_block",		5, 1, o_folio_covers_block },
+	{ "ra_start_order",		5, 1, o_ra_start_order },
+	{ "ra_folio_order",		5, 1, o_ra_folio_order },
+	{ "write_folio",		5, 2, o_write_folio },
+	{ "folio_order_fallback",	3, 2, o_folio_order_fallback },
 };
 
 #define ORACLE_NFNS (sizeof(oracle_fns) / sizeof(oracle_fns[0]))

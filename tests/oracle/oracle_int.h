@@ -58,6 +58,13 @@ int o_settle_range(const uint64_t *in, uint64_t *out);
 int o_need_copy_around(const uint64_t *in, uint64_t *out);
 int o_fill_from_source(const uint64_t *in, uint64_t *out);
 int o_unshare_range(const uint64_t *in, uint64_t *out);
+int o_folio_min_order(const uint64_t *in, uint64_t *out);
+int o_folio_order_ok(const uint64_t *in, uint64_t *out);
+int o_folio_covers_block(const uint64_t *in, uint64_t *out);
+int o_ra_start_order(const uint64_t *in, uint64_t *out);
+int o_ra_folio_order(const uint64_t *in, uint64_t *out);
+int o_write_folio(const uint64_t *in, uint64_t *out);
+int o_folio_order_fallback(const uint64_t *in, uint64_t *out);
 
 int o_ag_block_count(const uint64_t *in, uint64_t *out);
 int o_ag_log_blocks(const uint64_t *in, uint64_t *out);

@@ -8,6 +8,7 @@
 #include "lbs_vec.h"
 #include "lbs_iomap.h"
 #include "lbs_xfs.h"
+#include "lbs_folio.h"
 
 /* inputs each function takes; a vector with another count is malformed */
 static const struct {
@@ -35,6 +36,10 @@ static const struct {
 	{ "fsb_count_ok", 4 },		{ "cowextsz_hint", 3 },
 	{ "large_folios_ok", 2 },	{ "short_copy_range", 5 },
 	{ "settle_edges", 4 },		{ "settle_range", 5 },
+	{ "folio_min_order", 2 },	{ "folio_order_ok", 3 },
+	{ "folio_covers_block", 5 },	{ "ra_start_order", 5 },
+	{ "ra_folio_order", 5 },	{ "write_folio", 5 },
+	{ "folio_order_fallback", 3 },
 };
 
 static uint64_t lbs_vec_bool(bool b)
@@ -267,6 +272,50 @@ static int lbs_vec_xfs(const char *fn, const uint64_t *in, uint64_t *out)
 	return -1;
 }
 
+static int lbs_vec_folio(const char *fn, const uint64_t *in, uint64_t *out)
+{
+	uint32_t a = (uint32_t)in[0], b = (uint32_t)in[1], o;
+
+	if (!strcmp(fn, "folio_min_order")) {
+		out[0] = lbs_folio_min_order(a, b);
+		return 1;
+	}
+	if (!strcmp(fn, "folio_order_ok")) {
+		out[0] = lbs_vec_bool(lbs_folio_order_ok(a, b, (uint32_t)in[2]));
+		return 1;
+	}
+	if (!strcmp(fn, "folio_covers_block")) {
+		out[0] = lbs_vec_bool(lbs_folio_covers_block(a, b, in[2],
+							     (uint32_t)in[3],
+							     in[4]));
+		return 1;
+	}
+	if (!strcmp(fn, "ra_start_order")) {
+		out[0] = lbs_ra_start_order(a, b, (uint32_t)in[2],
+					    (uint32_t)in[3], (uint32_t)in[4]);
+		return 1;
+	}
+	if (!strcmp(fn, "ra_folio_order")) {
+		out[0] = lbs_ra_folio_order(a, b, in[2], in[3],
+					    (uint32_t)in[4]);
+		return 1;
+	}
+	if (!strcmp(fn, "write_folio")) {
+		lbs_write_folio(a, b, in[2], in[3], (uint32_t)in[4], &out[0],
+				&o);
+		out[1] = o;
+		return 2;
+	}
+	if (!strcmp(fn, "folio_order_fallback")) {
+		out[0] = lbs_vec_bool(lbs_folio_order_fallback(a, b,
+							       (uint32_t)in[2],
+							       &o));
+		out[1] = o;
+		return 2;
+	}
+	return -1;
+}
+
 /**
  * lbs_vec_call() - call the core function a vector names
  * @fn: function name without the lbs_ prefix
@@ -292,5 +341,7 @@ int lbs_vec_call(const char *fn, uint32_t nin, const uint64_t *in,
 	n = lbs_vec_iomap(fn, in, out);
 	if (n < 0)
 		n = lbs_vec_xfs(fn, in, out);
+	if (n < 0)
+		n = lbs_vec_folio(fn, in, out);
 	return n;
 }
