@@ -43,6 +43,7 @@ list() {
 	echo mount
 	"$VERIFY" --list || return 1
 	for t in $FSX_TESTS; do echo "$t"; done
+	echo folio-orders
 }
 if [ "${1:-}" = --list ]; then
 	list
@@ -146,6 +147,67 @@ run() {
 	*:fail*) report "$bs" "$t" fail "${last#fail }" ;;
 	*) report "$bs" "$t" fail "exit $rc, output: $(echo "$out" | tail -n 2 | tr '\n' ' ')" ;;
 	esac
+}
+
+# The folio census of one block size: page cache folios added on the test
+# disk, by order (filemap:mm_filemap_add_to_page_cache), and page
+# allocations above order 1 that failed (kmem:mm_page_alloc without a
+# page), counted by hist triggers from the mount to the end of the tests.
+TRACE=/sys/kernel/tracing
+CEV=$TRACE/events/filemap/mm_filemap_add_to_page_cache
+CAL=$TRACE/events/kmem/mm_page_alloc
+CTRIG="" ATRIG="hist:keys=order:vals=hitcount if order > 1 && pfn == 18446744073709551615"
+census_start() { # census_start DEV
+	[ -d $TRACE/events ] || mount -t tracefs nodev $TRACE 2>/dev/null
+	census_stop
+	set -- $(stat -L -c '%t %T' "$1")
+	CTRIG="hist:keys=order:vals=hitcount if s_dev == $(( (0x$1 << 20) | 0x$2 ))"
+	echo "$CTRIG" >$CEV/trigger 2>/dev/null && echo "$ATRIG" >$CAL/trigger 2>/dev/null
+}
+census_stop() {
+	[ -z "$CTRIG" ] || echo "!$CTRIG" >$CEV/trigger 2>/dev/null
+	echo "!$ATRIG" >$CAL/trigger 2>/dev/null
+	CTRIG=""
+}
+# "order:count ..." from a hist file
+census_counts() {
+	sed -n 's/^{ order: *\([0-9]*\) } hitcount: *\([0-9]*\)$/\1:\2/p' "$1" | sort -n | tr '\n' ' '
+}
+# census BS: report folio-orders.  With blocks larger than pages a large
+# folio must hold whole blocks: order 0 or at least max(block order, 2).
+# The patched kernel must have run both regimes, large folios of whole
+# blocks and blocks of pages; every kernel must have made no folio of an
+# order between 1 and the block's.
+census() {
+	bs=$1
+	if [ -z "$CTRIG" ]; then
+		report "$bs" folio-orders fail "no folio census: tracefs hist triggers unavailable"
+		return
+	fi
+	f=$(census_counts $CEV/hist) a=$(census_counts $CAL/hist)
+	census_stop
+	bo=0 b=$bs
+	while [ "$b" -gt 4096 ]; do b=$((b / 2)) bo=$((bo + 1)); done
+	m=$bo
+	[ "$m" -ge 2 ] || m=2
+	why="folios by order: ${f:-none}; failed allocations above order 1: ${a:-none}"
+	large=0 small=0 bad=""
+	for oc in $f; do
+		o=${oc%%:*} c=${oc#*:}
+		if [ "$o" = 0 ]; then small=$((small + c))
+		elif [ "$o" -ge "$m" ]; then large=$((large + c))
+		elif [ "$bo" -gt 0 ]; then bad="$bad $o"
+		fi
+	done
+	if [ -n "$bad" ]; then
+		report "$bs" folio-orders fail "folios of orders$bad hold part of a block: $why"
+	elif [ "$bo" -gt 0 ] && [ "$large" = 0 ]; then
+		report "$bs" folio-orders fail "no large folio of whole blocks: $why"
+	elif [ "$bo" -gt 0 ] && [ "$KERNEL" = patched-6.1 ] && [ "$small" = 0 ]; then
+		report "$bs" folio-orders fail "no block made of pages: $why"
+	else
+		report "$bs" folio-orders pass "$why"
+	fi
 }
 
 devof() { # devof SERIAL -> /dev/vdX
@@ -293,6 +355,7 @@ for bs in $BLOCK_SIZES; do
 		if mount -t xfs "$m" /mnt/m 2>/tmp/err; then
 			mounted=1
 			report "$bs" mount pass ""
+			census_start "$m" || census_stop
 		else
 			msg=$(dmesg | grep -F "XFS (${m#/dev/})" | tail -n 1 | sed 's/^\[[^]]*\] *//')
 			why="mount refused: ${msg:-$(cat /tmp/err)}"
@@ -305,6 +368,9 @@ for bs in $BLOCK_SIZES; do
 	for t in $TESTS; do
 		case $t in
 		mount) continue ;;
+		folio-orders)
+			if [ "$mounted" = 0 ]; then report "$bs" "$t" skip "$skipwhy"; continue; fi
+			census "$bs" ;;
 		runt-ag)
 			if [ "$mounted" = 0 ]; then report "$bs" "$t" skip "$skipwhy"; continue; fi
 			if [ -z "$r" ]; then report "$bs" "$t" fail "no disk with serial r$bs"; continue; fi
