@@ -243,6 +243,10 @@ static void lf_release(struct lbs_sim *s, struct folio **held)
 	if (!*held)
 		return;
 	last = flast_of(*held);
+	/* the no-recheck-after-relock symptom: data the file never sees */
+	if ((fl_get(*held) & F_DIRTY) && !sim_folio_mapped(s, *held) &&
+	    !s->c.lf.orphan_writes++)
+		s->c.lf.orphan_pos = fpos_of(s, *held);
 	sim_folio_unlock(*held);
 	sim_folio_put(s, *held);
 	*held = NULL;

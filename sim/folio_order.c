@@ -273,6 +273,13 @@ bool lbs_sim_folio_check(struct lbs_sim *s, char *buf, size_t n)
 			 s->c.lf.double_locks);
 		return true;
 	}
+	if (s->c.lf.orphan_writes) {
+		snprintf(buf, n, "write copied into the folio at 0x%" PRIx64
+			 " after it left the page cache (%" PRIu64 " times): "
+			 "no recheck after the relock", s->c.lf.orphan_pos,
+			 s->c.lf.orphan_writes);
+		return true;
+	}
 	for (uint64_t idx = 0; idx <= mi; idx++) {
 		struct folio *f = sim_folio_lookup(s, idx);
 

@@ -198,6 +198,9 @@ struct lbs_sim_counters {
 		uint64_t checks;	/* invariant checks run */
 		uint64_t double_locks;	/* a folio locked by its holder */
 		uint64_t double_lock_pos;	/* offset of the first */
+		uint64_t orphan_writes;	/* writes into a folio the page
+					   cache no longer holds */
+		uint64_t orphan_pos;	/* offset of the first */
 	} lf;
 };
 
