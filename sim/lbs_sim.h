@@ -21,6 +21,10 @@
  *    max_folio_order > 0 there rather than model D1(b), under which
  *    zero-around's page-granular ranges and whole-folio uptodate state of
  *    sub-block folios would have to become per-folio.
+ *    lbs_sim_create_lf() with large_folios lifts that (issue 29, off by
+ *    default): core's bimodal orders, the zero-around decision on the
+ *    locked data folio, allocation failures and mm events; see
+ *    struct lbs_sim_lf_config and sim/folio_order.c.
  *  - bs <= ps: folios of order 0 .. max_folio_order (6.1 XFS with THP).
  *    Readahead (buffered read misses and mmap faults) makes large folios
  *    as page_cache_ra_order() does: largest order first, naturally
