@@ -23,10 +23,12 @@ int sim_lf_config_check(const struct lbs_sim_config *cfg,
 	uint32_t m = lbs_folio_min_order(blkbits, pshift);
 
 	if (!lf->large_folios) {
-		if (!lf->alloc_fail_pct && !lf->mm_event_pct && !lf->max_order)
+		if (!lf->alloc_fail_pct && !lf->mm_event_pct && !lf->max_order &&
+		    !lf->write_large)
 			return 0;
-		snprintf(err, errlen, "allocation failures and mm events "
-			 "need large folios at block size > page size");
+		snprintf(err, errlen, "allocation failures, mm events and "
+			 "large write folios need large folios at block "
+			 "size > page size");
 		return -1;
 	}
 	if (!m) {
@@ -56,6 +58,7 @@ void sim_lf_setup(struct lbs_sim *s, const struct lbs_sim_lf_config *lf)
 	if (!lf->large_folios)
 		return;
 	s->lf = true;
+	s->lf_write_large = lf->write_large;
 	/* a default that makes folios of one and of two blocks */
 	s->max_order = lf->max_order ? lf->max_order :
 		       lbs_folio_min_order(s->blkbits, s->pshift) + 1;
@@ -168,8 +171,9 @@ void sim_lf_readahead(struct lbs_sim *s, uint64_t index, uint64_t last)
 
 /*
  * __filemap_get_folio(FGP_CREAT) for a write of [pos, pos+len) whose
- * first byte's page has no folio: 6.6's large folio creation with the
- * bimodal orders, stepping down on failure to order 0.
+ * first byte's page has no folio: order 0, as in 6.1 and the series; with
+ * write_large, 6.6's large folio creation with the bimodal orders,
+ * stepping down on failure to order 0.
  */
 struct folio *sim_lf_write_folio(struct lbs_sim *s, uint64_t pos,
 				 uint64_t len)
@@ -180,6 +184,8 @@ struct folio *sim_lf_write_folio(struct lbs_sim *s, uint64_t pos,
 
 	if (f)
 		return f;
+	if (!s->lf_write_large)
+		return sim_lf_alloc(s, pos >> s->pshift, 0);
 	lbs_write_folio(s->blkbits, s->pshift, pos, len, s->max_order, &index,
 			&order);
 	while (order) {

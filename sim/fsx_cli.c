@@ -13,7 +13,7 @@ enum {
 	O_BS = 256, O_PS, O_OPS, O_SEED, O_FSIZE, O_OPSIZE, O_NOCRASH,
 	O_QUIET, O_RECORD, O_UNSUP, O_FSUM, O_MIX, O_CHECK, O_INJECT,
 	O_PERTURB_W, O_PERTURB_G, O_PERTURB_D, O_FOLIO, O_CRASH_ALLOW,
-	O_LF, O_AFAIL, O_MM,
+	O_LF, O_WL, O_AFAIL, O_MM,
 };
 
 static const struct option common[] = {
@@ -28,6 +28,7 @@ static const struct option common[] = {
 	{ "max-folio-order", 1, NULL, O_FOLIO },
 	{ "large-folios", 0, NULL, O_LF }, { "alloc-fail", 1, NULL, O_AFAIL },
 	{ "mm-events", 1, NULL, O_MM },
+	{ "write-large-folios", 0, NULL, O_WL },
 	{ "crash-allow", 1, NULL, O_CRASH_ALLOW },
 	{ "test-perturb-write", 1, NULL, O_PERTURB_W },
 	{ "test-perturb-gendata", 0, NULL, O_PERTURB_G },
@@ -136,12 +137,17 @@ static int one(struct fsx_cli *cli, int c, const char *arg)
 		if (c == O_PERTURB_W) o->perturb_write = v;
 		return 0;
 	case O_LF:
+	case O_WL:
 		if (!cli->inject_parse) {
-			fprintf(stderr, "%s: --large-folios: only the "
-				"simulator has it\n", cli->prog);
+			fprintf(stderr, "%s: --%s: only the simulator has it\n",
+				cli->prog, c == O_LF ? "large-folios" :
+				"write-large-folios");
 			return -1;
 		}
-		o->large_folios = true;
+		if (c == O_LF)
+			o->large_folios = true;
+		else
+			o->write_large = true;
 		return 0;
 	case O_NOCRASH: o->no_crash = true; return 0;
 	case O_QUIET: o->quiet = true; return 0;
@@ -294,6 +300,8 @@ void fsx_cli_usage(FILE *f, bool inject)
 			"  --large-folios       bs > ps: folios of order 0 or at least\n"
 			"                       the block's (up to --max-folio-order,\n"
 			"                       default one above the block's)\n"
+			"  --write-large-folios with it: writes into uncached blocks make\n"
+			"                       large folios too (6.6; not the series)\n"
 			"  --alloc-fail P       with it: P%% of large allocations fail\n"
 			"  --mm-events P        with it: P%% chance of a split, eviction,\n"
 			"                       migration or invalidation at each point\n");

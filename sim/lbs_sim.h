@@ -129,6 +129,9 @@ struct lbs_sim_lf_config {
 	uint32_t alloc_fail_pct;  /* large allocations failing, 0..100 */
 	uint32_t mm_event_pct;	  /* chance of an mm event at each point */
 	uint64_t seed;		  /* seeds both */
+	/* buffered writes into an uncached block make large folios too, as
+	 * 6.6's write path does; the series' kernel makes order 0 there */
+	bool write_large;
 };
 
 /* fallocate modes (Linux values) */

@@ -8,7 +8,8 @@
 # Reads /lbs/config (shell assignments): KERNEL (expectation key, e.g.
 # ref-6.12), BLOCK_SIZES, LBS_OPS (ops per lbs-fsx campaign), LBS_SEED,
 # LBS_DIFF_FILE_SIZE (the differential's file limit, the one lbs-sim used),
-# LBS_MODE (suite, or powercut-run / powercut-check with LBS_BS and, for
+# LBS_FRAG (fragment that percentage of free memory for each block size's
+# tests: tests/guest/frag.c), LBS_MODE (suite, or powercut-run / powercut-check with LBS_BS and, for
 # the run, LBS_CUT_AFTER: the two boots of tests/qemu/powercut.sh, see
 # powercut() below).
 # Disks are found by their virtio serial (/sys/block/vdX/serial):
@@ -50,7 +51,7 @@ if [ "${1:-}" = --list ]; then
 	exit $?
 fi
 
-KERNEL=unknown BLOCK_SIZES="" LBS_OPS=10000 LBS_SEED=1 LBS_DIFF_FILE_SIZE="" LBS_MODE=suite
+KERNEL=unknown BLOCK_SIZES="" LBS_OPS=10000 LBS_SEED=1 LBS_DIFF_FILE_SIZE="" LBS_MODE=suite LBS_FRAG=""
 # shellcheck disable=SC1091
 [ -f /lbs/config ] && . /lbs/config
 EXPECT=/lbs/expect.txt
@@ -171,7 +172,7 @@ census_stop() {
 }
 # "order:count ..." from a hist file
 census_counts() {
-	sed -n 's/^{ order: *\([0-9]*\) } hitcount: *\([0-9]*\)$/\1:\2/p' "$1" | sort -n | tr '\n' ' '
+	sed -n 's/^{ order: *\([0-9]*\) } hitcount: *\([0-9]*\)$/\1:\2/p' "$1" | sort -n | tr '\n' ' ' | sed 's/ $//'
 }
 # census BS: report folio-orders.  With blocks larger than pages a large
 # folio must hold whole blocks: order 0 or at least max(block order, 2).
@@ -205,9 +206,29 @@ census() {
 		report "$bs" folio-orders fail "no large folio of whole blocks: $why"
 	elif [ "$bo" -gt 0 ] && [ "$KERNEL" = patched-6.1 ] && [ "$small" = 0 ]; then
 		report "$bs" folio-orders fail "no block made of pages: $why"
+	elif [ -n "$LBS_FRAG" ] && [ -z "$a" ]; then
+		report "$bs" folio-orders fail "memory fragmented, yet no large allocation failed: $why"
 	else
 		report "$bs" folio-orders pass "$why"
 	fi
+}
+
+# LBS_FRAG: hold that share of free memory fragmented while the tests run
+FRAGPID=""
+frag_start() {
+	[ -n "$LBS_FRAG" ] || return 0
+	lbs-frag "$LBS_FRAG" >/tmp/frag.out 2>&1 &
+	FRAGPID=$!
+	while kill -0 "$FRAGPID" 2>/dev/null && ! grep -q '^LBS-FRAG: ready' /tmp/frag.out; do
+		sleep 1
+	done
+	echo "LBS-LOG $bs frag: $(tail -n 1 /tmp/frag.out)"
+}
+frag_stop() {
+	[ -n "$FRAGPID" ] || return 0
+	kill "$FRAGPID" 2>/dev/null
+	wait "$FRAGPID" 2>/dev/null
+	FRAGPID=""
 }
 
 devof() { # devof SERIAL -> /dev/vdX
@@ -355,6 +376,7 @@ for bs in $BLOCK_SIZES; do
 		if mount -t xfs "$m" /mnt/m 2>/tmp/err; then
 			mounted=1
 			report "$bs" mount pass ""
+			frag_start
 			census_start "$m" || census_stop
 		else
 			msg=$(dmesg | grep -F "XFS (${m#/dev/})" | tail -n 1 | sed 's/^\[[^]]*\] *//')
@@ -389,6 +411,7 @@ for bs in $BLOCK_SIZES; do
 			run "$bs" "$t" "$VERIFY" "$t" /mnt/m "$bs" "$m" ;;
 		esac
 	done
+	frag_stop
 	if [ "$mounted" = 1 ]; then
 		umount /mnt/m || echo "LBS-LOG $bs: umount /mnt/m failed"
 	fi

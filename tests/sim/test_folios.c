@@ -27,6 +27,7 @@ static struct lbs_sim *mk(uint32_t bs, uint32_t afail, uint32_t mm)
 	struct lbs_sim_config c = { .block_size = bs, .page_size = 4096,
 				    .max_file_size = MAXSZ };
 	struct lbs_sim_lf_config lf = { .large_folios = true,
+					.write_large = true,
 					.alloc_fail_pct = afail,
 					.mm_event_pct = mm, .seed = 1 };
 	char err[256];
@@ -44,15 +45,16 @@ static void t_config(void **state)
 		struct lbs_sim_lf_config lf;
 		const char *want;	/* NULL: accepted */
 	} v[] = {
-		{ 4096, 4096, { true, 0, 0, 0, 0 }, "use the max folio order" },
-		{ 65536, 4096, { true, 3, 0, 0, 0 }, "from 4 to 9" },
-		{ 65536, 4096, { true, 10, 0, 0, 0 }, "from 4 to 9" },
-		{ 65536, 4096, { true, 0, 101, 0, 0 }, "percentages" },
-		{ 8192, 4096, { false, 0, 50, 0, 0 }, "need large folios" },
-		{ 8192, 4096, { false, 0, 0, 10, 0 }, "need large folios" },
-		{ 8192, 4096, { true, 2, 100, 100, 0 }, NULL },
-		{ 65536, 16384, { true, 0, 0, 0, 0 }, NULL },
-		{ 65536, 4096, { true, 9, 0, 0, 0 }, NULL },
+		{ 4096, 4096, { true, 0, 0, 0, 0, false }, "use the max folio order" },
+		{ 65536, 4096, { true, 3, 0, 0, 0, false }, "from 4 to 9" },
+		{ 65536, 4096, { true, 10, 0, 0, 0, false }, "from 4 to 9" },
+		{ 65536, 4096, { true, 0, 101, 0, 0, false }, "percentages" },
+		{ 8192, 4096, { false, 0, 50, 0, 0, false }, "need large folios" },
+		{ 8192, 4096, { false, 0, 0, 10, 0, false }, "need large folios" },
+		{ 8192, 4096, { false, 0, 0, 0, 0, true }, "need large folios" },
+		{ 8192, 4096, { true, 2, 100, 100, 0, false }, NULL },
+		{ 65536, 16384, { true, 0, 0, 0, 0, false }, NULL },
+		{ 65536, 4096, { true, 9, 0, 0, 0, false }, NULL },
 	};
 
 	(void)state;
@@ -154,6 +156,40 @@ static void t_write_folios(void **state)
 	lbs_sim_destroy(z);
 }
 
+/*
+ * The series' kernel: writes into uncached blocks make order-0 folios
+ * (6.1's __filemap_get_folio()) and zero around them; readahead makes the
+ * large folios.
+ */
+static void t_kernel_write_path(void **state)
+{
+	static uint8_t buf[1 << 17];
+	struct lbs_sim_config c = { .block_size = 65536, .page_size = 4096,
+				    .max_file_size = MAXSZ };
+	struct lbs_sim_lf_config lf = { .large_folios = true, .seed = 1 };
+	char err[256];
+	struct lbs_sim *s = lbs_sim_create_lf(&c, &lf, err, sizeof(err));
+
+	(void)state;
+	if (!s)
+		fail_msg("create: %s", err);
+	memset(buf, 0x5a, sizeof(buf));
+	assert_int_equal(lbs_sim_write(s, 0, 131072, buf, SIZE_MAX), 131072);
+	assert_int_equal(order_at(s, 0), 0);
+	assert_int_equal(lbs_sim_write(s, 200000, 100, buf, SIZE_MAX), 100);
+	assert_int_equal(order_at(s, 200000), 0);
+	assert_int_equal(order_at(s, 196608), 0);	/* zeroed around */
+	assert_int_equal(lbs_sim_counters(s)->za_calls, 1);
+	assert_int_equal(lbs_sim_counters(s)->lf.alloc_failed, 0);
+	check_clean(s);
+	lbs_sim_fsync(s);
+	lbs_sim_drop_caches(s);
+	assert_int_equal(lbs_sim_read(s, 0, 131072, buf), 131072);
+	assert_true(order_at(s, 65536) >= 4);
+	check_clean(s);
+	lbs_sim_destroy(s);
+}
+
 /* a campaign on an instance made here, so every counter is seen */
 static int run(const struct lbs_fsx_opts *o, struct lbs_sim_counters *k,
 	       struct lbs_fsx_result *r, FILE *log)
@@ -195,6 +231,7 @@ static void t_all_fail_is_order0(void **state)
 
 			assert_int_equal(run(&o, &k0, &r0, NULL), 0);
 			o.large_folios = true;
+			o.write_large = true;
 			o.alloc_fail_pct = 100;
 			assert_int_equal(run(&o, &k1, &r1, NULL), 0);
 			assert_true(r0.final_sum_valid && r1.final_sum_valid);
@@ -235,7 +272,7 @@ static void t_campaigns(void **state)
 			struct lbs_fsx_opts o = { .block_size = bss[i],
 				.page_size = 4096, .ops = 6000,
 				.seed = 40 + i * 3 + j, .quiet = true,
-				.large_folios = true,
+				.large_folios = true, .write_large = true,
 				.alloc_fail_pct = fails[j], .mm_event_pct = 30 };
 			struct lbs_sim_counters k;
 			struct lbs_fsx_result r;
@@ -266,6 +303,28 @@ static void t_campaigns(void **state)
 	}
 }
 
+/* the series' kernel (large folios from readahead only): both regimes */
+static void t_kernel_campaigns(void **state)
+{
+	static const uint32_t bss[] = { 16384, 65536 };
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		struct lbs_fsx_opts o = { .block_size = bss[i],
+			.page_size = 4096, .ops = 6000, .seed = 60 + i,
+			.quiet = true, .large_folios = true,
+			.alloc_fail_pct = 50, .mm_event_pct = 30 };
+		struct lbs_sim_counters k;
+		struct lbs_fsx_result r;
+
+		assert_int_equal(run(&o, &k, &r, NULL), 0);
+		assert_int_equal(k.wb_hole_bytes, 0);
+		assert_true(made_large(&k) > 0 && k.lf.made[0] > 0);
+		assert_true(k.lf.alloc_failed > 0);
+		assert_true(k.za_calls > 0);
+	}
+}
+
 /*
  * A negative control is caught when the campaign stops with its own
  * symptom: the first line of the mismatch log names it.
@@ -275,7 +334,7 @@ static void negative(const char *knob, uint32_t bs, uint32_t afail,
 {
 	struct lbs_fsx_opts o = { .block_size = bs, .page_size = 4096,
 		.ops = 20000, .seed = 1, .quiet = true, .large_folios = true,
-		.alloc_fail_pct = afail, .mm_event_pct = mm,
+		.write_large = true, .alloc_fail_pct = afail, .mm_event_pct = mm,
 		.inject = lbs_sim_inject_parse(knob) };
 	struct lbs_sim_counters k;
 	struct lbs_fsx_result r;
@@ -322,9 +381,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(t_split_rules),
 		cmocka_unit_test(t_write_folios),
 		cmocka_unit_test(t_all_fail_is_order0),
+		cmocka_unit_test(t_kernel_write_path),
 	};
 	const struct CMUnitTest camp[] = {
 		cmocka_unit_test(t_campaigns),
+		cmocka_unit_test(t_kernel_campaigns),
 	};
 	const struct CMUnitTest neg[] = {
 		cmocka_unit_test(t_negative),
