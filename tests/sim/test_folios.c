@@ -123,6 +123,23 @@ static void check_clean(struct lbs_sim *s)
 }
 
 /*
+ * A 100-byte write into an uncached 64k block that gets pages: zero-around
+ * makes the rest of the block's pages (@failed: the allocations that
+ * failed so far)
+ */
+static void write_in_pages(struct lbs_sim *s, uint64_t failed)
+{
+	static const uint8_t buf[100] = { 0x5a };
+
+	assert_int_equal(lbs_sim_write(s, 200000, 100, buf, SIZE_MAX), 100);
+	assert_int_equal(order_at(s, 200000), 0);
+	assert_int_equal(order_at(s, 196608), 0);	/* zeroed around */
+	assert_int_equal(lbs_sim_counters(s)->za_calls, 1);
+	assert_int_equal(lbs_sim_counters(s)->lf.alloc_failed, failed);
+	check_clean(s);
+}
+
+/*
  * The write path's folios: lbs_write_folio()'s at 0%, order 0 at 100%;
  * a write into a block of pages stays in pages (zero-around), and a
  * read over a whole aligned block makes a large folio.
@@ -140,12 +157,7 @@ static void t_write_folios(void **state)
 	assert_int_equal(order_at(s, 200000), 4);
 	assert_int_equal(lbs_sim_counters(s)->za_calls, 0);
 	check_clean(s);
-	assert_int_equal(lbs_sim_write(z, 200000, 100, buf, SIZE_MAX), 100);
-	assert_int_equal(order_at(z, 200000), 0);
-	assert_int_equal(order_at(z, 196608), 0);	/* zeroed around */
-	assert_int_equal(lbs_sim_counters(z)->za_calls, 1);
-	assert_int_equal(lbs_sim_counters(z)->lf.alloc_failed, 1);
-	check_clean(z);
+	write_in_pages(z, 1);
 	lbs_sim_fsync(s);
 	lbs_sim_drop_caches(s);
 	assert_int_equal(lbs_sim_read(s, 0, 131072, buf), 131072);
@@ -176,12 +188,7 @@ static void t_kernel_write_path(void **state)
 	memset(buf, 0x5a, sizeof(buf));
 	assert_int_equal(lbs_sim_write(s, 0, 131072, buf, SIZE_MAX), 131072);
 	assert_int_equal(order_at(s, 0), 0);
-	assert_int_equal(lbs_sim_write(s, 200000, 100, buf, SIZE_MAX), 100);
-	assert_int_equal(order_at(s, 200000), 0);
-	assert_int_equal(order_at(s, 196608), 0);	/* zeroed around */
-	assert_int_equal(lbs_sim_counters(s)->za_calls, 1);
-	assert_int_equal(lbs_sim_counters(s)->lf.alloc_failed, 0);
-	check_clean(s);
+	write_in_pages(s, 0);
 	lbs_sim_fsync(s);
 	lbs_sim_drop_caches(s);
 	assert_int_equal(lbs_sim_read(s, 0, 131072, buf), 131072);
