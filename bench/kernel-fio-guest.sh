@@ -43,6 +43,13 @@ if [ -z "$dev" ] || ! mount -t xfs ${MOUNT_OPTS:+-o "$MOUNT_OPTS"} "/dev/$dev" /
 	echo "LBS-BENCH: end rc=2 (no bench disk or mount failed: '$dev')"
 	exit 2
 fi
+# FRAG (bench.conf, optional): that share of free memory pinned page by
+# page first (tests/guest/frag.c), so large folio allocations fail
+if [ -n "${FRAG:-}" ]; then
+	/bin/lbs-frag "$FRAG" >/tmp/frag.out 2>&1 &
+	while kill -0 $! 2>/dev/null && ! grep -q '^LBS-FRAG: ready' /tmp/frag.out; do sleep 1; done
+	echo "LBS-BENCH-FRAG $(tail -n 1 /tmp/frag.out)"
+fi
 echo "LBS-BENCH-INFO uname $(uname -r) bs $(stat -f -c %S /mnt) mem_kb $(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo) dev $dev"
 grep " /mnt " /proc/mounts | sed 's/^/LBS-BENCH-MOUNT /'
 

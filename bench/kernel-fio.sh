@@ -53,6 +53,10 @@
 # MOUNT_OPTS=OPTS: mount the bench filesystem with -o OPTS (e.g. lazytime:
 # no transaction per clock tick for the timestamps a write updates, whose
 # number follows the job's duration under TCG). Not a default system either.
+# FRAG=PCT: before the jobs the guest pins every other page of PCT% of its
+# free memory and takes the rest in huge pages (tests/guest/frag.c), so
+# large folio allocations fail: what each kernel does when memory is
+# fragmented (errors, throughput).  The record's run name ends in -frag.
 #
 # Output: the tables on stdout and in $LBS_BUILD/bench/kernel-fio.txt;
 # consoles in $LBS_BUILD/bench/kernel-fio/KERNEL-BS-rN.log; and the run's
@@ -98,6 +102,7 @@ ROUNDS=${ROUNDS:-3} SIZE_MB=${SIZE_MB:-128}
 case $ROUNDS$SIZE_MB in *[!0-9]* | '') die "ROUNDS and SIZE_MB must be numbers" ;; esac
 case ${DIRTY_MB:-0} in *[!0-9]* | '') die "DIRTY_MB must be a number of MiB" ;; esac
 case ${MOUNT_OPTS:-} in *[!a-z0-9_,=]*) die "MOUNT_OPTS must be mount options (a-z, 0-9, _ , =)" ;; esac
+case ${FRAG:-} in '') ;; *[!0-9]*) die "FRAG must be a percentage" ;; esac
 { [ "$ROUNDS" -ge 1 ] && [ "$SIZE_MB" -ge 1 ]; } || die "ROUNDS and SIZE_MB must be at least 1"
 check_pairs "$pairs"
 [ "$insns" = 0 ] || [ "${LBS_QEMU_SMP:-1}" = 1 ] ||
@@ -119,6 +124,7 @@ project=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null | cut -c1-12)
 # "+": tracked files differ from that commit (new records are untracked)
 [ -z "$(git -C "$ROOT" status --porcelain --untracked-files=no)" ] || project=$project+
 tag=$([ "$insns" = 1 ] && echo insns || echo mbs)-$([ -n "${DIRTY_MB:-}${MOUNT_OPTS:-}" ] && echo knobs || echo default)
+[ -z "${FRAG:-}" ] || tag=$tag-frag
 [ "$profile" = 0 ] || tag=$tag-profile
 run=$(date -u +%Y%m%dT%H%M%SZ)-$tag
 mkdir -p "$records" || die "cannot make the records directory $records"
@@ -151,6 +157,10 @@ ${CC:-gcc} -std=c11 -O2 -Wall -Wextra -Werror -o "$g/lbs-clone" "$HERE/kernel-fi
 fio=$(command -v fio)
 bins=$fio
 specs="$fio:/bin/fio $g/lbs-fio-shm.so:/lib/lbs-fio-shm.so $g/lbs-clone:/bin/lbs-clone"
+if [ -n "${FRAG:-}" ]; then
+	${CC:-gcc} -static -O2 -Wall -Wextra -Werror -o "$g/lbs-frag" "$ROOT/tests/guest/frag.c"
+	specs="$specs $g/lbs-frag:/bin/lbs-frag"
+fi
 if [ "$insns" = 1 ]; then
 	build_insn_tools "$g"
 	specs="$specs $g/lbs-mark:/bin/lbs-mark"
@@ -165,8 +175,8 @@ libs=$(for b in $bins; do ldd "$b"; done |
 	awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\/.*ld-linux/ { print $1 }' | sort -u)
 [ -n "$libs" ] || die "ldd listed no libraries for $bins"
 for l in $libs; do specs="$specs $l:$l"; done
-printf 'SIZE_MB=%s\nPROFILE=%s\nINSNS=%s\nINSN_PROFILE=%s\nDIRTY_MB=%s\nMOUNT_OPTS=%s\n' \
-	"$SIZE_MB" "$profile" "$insns" "$INSN_PROFILE" "${DIRTY_MB:-}" "${MOUNT_OPTS:-}" >"$g/bench.conf"
+printf 'SIZE_MB=%s\nPROFILE=%s\nINSNS=%s\nINSN_PROFILE=%s\nDIRTY_MB=%s\nMOUNT_OPTS=%s\nFRAG=%s\n' \
+	"$SIZE_MB" "$profile" "$insns" "$INSN_PROFILE" "${DIRTY_MB:-}" "${MOUNT_OPTS:-}" "${FRAG:-}" >"$g/bench.conf"
 # shellcheck disable=SC2086
 initrd=$("$Q/mkinitramfs.sh" "$g/initramfs.cpio.gz" \
 	"$HERE/kernel-fio-guest.sh:/test.sh" "$g/bench.conf:/lbs/bench.conf" $specs)
@@ -240,7 +250,7 @@ failed=""
 # shellcheck disable=SC2086
 python3 "$HERE/kernel-fio-report.py" --size-mb "$SIZE_MB" --mem "$LBS_QEMU_MEM" \
 	--wall "$(($(date +%s) - t_all))" --record "$records/$run.tsv" --param run="$run" \
-	--param dirty_mb="${DIRTY_MB:-}" --param mount_opts="${MOUNT_OPTS:-}" \
+	--param dirty_mb="${DIRTY_MB:-}" --param mount_opts="${MOUNT_OPTS:-}" --param frag="${FRAG:-}" \
 	--param insns="$insns" --param profile="$profile" --param insn_profile="$INSN_PROFILE" \
 	--param project="$project" $kcommits $failed $consoles >"$txt.tmp" || bad=1
 mv "$txt.tmp" "$txt"

@@ -59,9 +59,10 @@ P4, S4, R4 = ("patched-6.1", 4096), ("stock-6.1", 4096), ("ref-6.12", 4096)
 P64, R64 = ("patched-6.1", 65536), ("ref-6.12", 65536)
 KINDS = [  # name, label, is the record of this kind, pairs needed
     ("default", "default mount and writeback",
-     lambda p: p["dirty_mb"] == "" and p["mount_opts"] == "", (P4, S4)),
+     lambda p: p["dirty_mb"] == "" and p["mount_opts"] == "" and not p.get("frag"), (P4, S4)),
     ("knobs", "analysis knobs, DIRTY_MB and lazytime",
-     lambda p: p["dirty_mb"] != "" and p["mount_opts"] == "lazytime", (P4, S4, P64, R64, R4)),
+     lambda p: p["dirty_mb"] != "" and p["mount_opts"] == "lazytime" and not p.get("frag"),
+     (P4, S4, P64, R64, R4)),
 ]
 BLOCKS = {"README.md": ("bench-summary",),
           "bench/README.md": ("bench-summary", "bench-counts")}

@@ -40,6 +40,31 @@ uint64_t lbs_block_end(uint32_t blkbits, uint64_t pos)
 }
 
 /**
+ * lbs_folio_covers_block() - does a folio hold all of a byte's block
+ * @blkbits: log2 of the filesystem block size
+ * @pshift: log2 of the page size
+ * @index: the folio's first page index (folio->index)
+ * @order: the folio's order; the folio must end by 2^63
+ * @pos: file offset of a byte, below 2^63
+ *
+ * A write into a block that one folio holds whole needs no zero-around
+ * and no copy-around: the folio's own per-block state covers the block.
+ * The answer is only stable while the folio is locked (unlocked, it may
+ * be split to pages), so callers decide on the locked folio.
+ *
+ * Return: true if every byte of the block holding @pos is in the folio.
+ */
+bool lbs_folio_covers_block(uint32_t blkbits, uint32_t pshift,
+			    uint64_t index, uint32_t order, uint64_t pos)
+{
+	uint64_t start = index << pshift;
+	uint64_t end = start + ((uint64_t)1 << (order + pshift));
+
+	return start <= lbs_block_start(blkbits, pos) &&
+	       lbs_block_end(blkbits, pos) <= end;
+}
+
+/**
  * lbs_block_offset() - offset of a byte inside its block
  * @blkbits: log2 of the filesystem block size
  * @pos: offset of the byte

@@ -12,8 +12,6 @@
 
 uint32_t lbs_folio_min_order(uint32_t blkbits, uint32_t pshift);
 bool lbs_folio_order_ok(uint32_t blkbits, uint32_t pshift, uint32_t order);
-bool lbs_folio_covers_block(uint32_t blkbits, uint32_t pshift,
-			    uint64_t index, uint32_t order, uint64_t pos);
 uint32_t lbs_ra_start_order(uint32_t blkbits, uint32_t pshift,
 			    uint32_t new_order, uint32_t ra_size,
 			    uint32_t max_order);

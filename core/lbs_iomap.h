@@ -86,6 +86,8 @@ struct lbs_wb_range {
 
 uint64_t lbs_block_start(uint32_t blkbits, uint64_t pos);
 uint64_t lbs_block_end(uint32_t blkbits, uint64_t pos);
+bool lbs_folio_covers_block(uint32_t blkbits, uint32_t pshift,
+			    uint64_t index, uint32_t order, uint64_t pos);
 uint32_t lbs_block_offset(uint32_t blkbits, uint64_t pos);
 uint64_t lbs_block_round_up(uint32_t blkbits, uint64_t end);
 uint32_t lbs_pages_per_block(uint32_t blkbits, uint32_t pshift);

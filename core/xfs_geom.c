@@ -163,17 +163,17 @@ enum lbs_bs_verdict lbs_mount_blocksize(uint32_t blkbits, uint32_t pshift,
 }
 
 /**
- * lbs_large_folios_ok() - may the page cache use large folios for a file
+ * lbs_large_folios_ok() - may the page cache use large folios of any order
  * @blkbits: log2 of the filesystem block size
  * @pshift: log2 of the page size
  *
- * Zero-around tracks a block larger than a page one page at a time, and
- * 6.1 can neither promise folios of at least a block nor keep a large
- * folio from being split, so with such blocks every folio is one page and
- * the page is the unit of uptodate and dirty state.  Blocks no larger
- * than a page keep large folios, as before.
+ * Blocks no larger than a page keep large folios as before.  A block
+ * larger than a page must be held whole by one large folio or be made of
+ * order-0 pages that zero-around keeps whole (lbs_folio_order_ok()), so
+ * such a file asks for large folios of whole blocks instead.
  *
- * Return: true if mapping_set_large_folios() may be called.
+ * Return: true if mapping_set_large_folios() will do; false if the file
+ * needs mapping_set_large_folio_blocks().
  */
 bool lbs_large_folios_ok(uint32_t blkbits, uint32_t pshift)
 {

@@ -41,6 +41,14 @@ void ctl_init(struct lbsfs *fs)
 
 static void counters_line(FILE *f, const struct lbs_sim_counters *c)
 {
+	uint64_t large = 0;
+
+	for (unsigned int o = 1; o < LBS_SIM_NR_ORDERS; o++)
+		large += c->lf.made[o];
+	/* large folios (--large-folios): made, and allocations that failed */
+	fprintf(f, " lf_order0 %" PRIu64 " lf_large %" PRIu64
+		" lf_fallbacks %" PRIu64, c->lf.made[0], large,
+		c->lf.fallbacks);
 	fprintf(f, " za_calls %" PRIu64 " za_zeroed %" PRIu64
 		" za_need %" PRIu64 " za_dirtied_uptodate %" PRIu64
 		" dio_zero_bios %" PRIu64 " dio_zero_segs %" PRIu64

@@ -60,6 +60,7 @@ struct node {
 
 struct lbsfs {
 	struct lbs_sim_config cfg;	/* every file's simulator */
+	struct lbs_sim_lf_config lf;	/* ... and its large folios */
 	struct lbs_sim *ref;		/* a 1-block instance: st_blksize and
 					   f_bsize of the filesystem */
 	uint64_t max_files;

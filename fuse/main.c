@@ -4,7 +4,9 @@
  * is one lbs_sim instance; core/ makes every block-size decision.
  *
  *   lbs-fuse --block-size B [--page-size P] [--size S] [--files N]
- *            [--inject NAME[,NAME]] [-f] [-d] [-s] [-o OPTS] MOUNTPOINT
+ *            [--inject NAME[,NAME]] [--large-folios [--write-large-folios]
+ *            [--alloc-fail P] [--mm-events P]] [-f] [-d] [-s] [-o OPTS]
+ *            MOUNTPOINT
  *
  * Unmount with fusermount3 -u MOUNTPOINT, or SIGINT/SIGTERM to the
  * daemon (libfuse's handlers end the loop, then we unmount).
@@ -31,7 +33,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lbs-fuse --block-size B [--page-size P] [--size S] [--files N]\n"
-		"                [--inject NAME[,NAME...]] [-f] [-d] [-s] [-o OPTS] MOUNTPOINT\n"
+		"                [--inject NAME[,NAME...]] [--large-folios [--write-large-folios]\n"
+		"                [--alloc-fail P] [--mm-events P]] [-f] [-d] [-s] [-o OPTS] MOUNTPOINT\n"
 		"  --block-size B  simulated XFS block size, 512..65536, a power of two\n"
 		"  --page-size P   simulated page size: 4096 (default), 16384, 65536\n"
 		"  --size S        largest file, also its simulated device (k/m/g; default 16m,\n"
@@ -39,6 +42,10 @@ static void usage(FILE *f)
 		"  --files N       most regular files at once (default %d; each costs about\n"
 		"                  2 x S of memory); more get ENOSPC\n"
 		"  --inject NAME   fault knob: %s\n"
+		"  --large-folios  bs > ps: folios of order 0 or of whole blocks (readahead;\n"
+		"                  with --write-large-folios buffered writes too); P%% of large\n"
+		"                  allocations fail (--alloc-fail), P%% chance of an mm event\n"
+		"                  (split, eviction, migration) at each point (--mm-events)\n"
 		"  -f              stay in the foreground; -d also prints FUSE requests\n"
 		"  -s              single-threaded session loop\n"
 		"  -o OPTS         FUSE mount options (see fuse(8))\n"
@@ -100,6 +107,7 @@ static int parse_inject(const char *list, unsigned *mask)
 
 struct opts {
 	struct lbs_sim_config cfg;
+	struct lbs_sim_lf_config lf;
 	uint64_t files;
 	bool foreground, debug, single;
 	char *fuse_opts;	/* -o, joined with ',' */
@@ -126,6 +134,9 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "block-size", 1, NULL, 'b' }, { "page-size", 1, NULL, 'p' },
 		{ "size", 1, NULL, 'S' }, { "files", 1, NULL, 'F' },
 		{ "inject", 1, NULL, 'i' }, { "help", 0, NULL, 'h' },
+		{ "large-folios", 0, NULL, 'L' },
+		{ "write-large-folios", 0, NULL, 'W' },
+		{ "alloc-fail", 1, NULL, 'A' }, { "mm-events", 1, NULL, 'M' },
 		{ NULL, 0, NULL, 0 }
 	};
 	char err[256];
@@ -137,6 +148,17 @@ static int parse(int argc, char **argv, struct opts *o)
 	o->files = DEFAULT_FILES;
 	while ((c = getopt_long(argc, argv, "+fdso:h", lo, NULL)) != -1) {
 		switch (c) {
+		case 'L': o->lf.large_folios = true; break;
+		case 'W': o->lf.write_large = true; break;
+		case 'A': case 'M':
+			if (parse_size(optarg, &v) || v > 100)
+				return bad("--alloc-fail and --mm-events take a "
+					   "percentage, not \"%s\"", optarg);
+			if (c == 'A')
+				o->lf.alloc_fail_pct = (uint32_t)v;
+			else
+				o->lf.mm_event_pct = (uint32_t)v;
+			break;
 		case 'b': case 'p': case 'S': case 'F':
 			if (parse_size(optarg, &v) ||
 			    (c != 'S' && c != 'F' && v > UINT32_MAX))
@@ -174,7 +196,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		return bad("%s", optind >= argc ? "need a MOUNTPOINT" :
 			   "exactly one MOUNTPOINT");
 	o->mnt = argv[optind];
-	if (lbs_sim_config_check(&o->cfg, err, sizeof(err)))
+	if (lbs_sim_lf_config_check(&o->cfg, &o->lf, err, sizeof(err)))
 		return bad("%s", err);
 	return 0;
 }
@@ -272,6 +294,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fs.cfg = o.cfg;
+	fs.lf = o.lf;
 	fs.max_files = o.files;
 	/* the filesystem's own st_blksize/f_bsize: a smallest instance */
 	ref = o.cfg;

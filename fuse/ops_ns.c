@@ -227,7 +227,8 @@ static struct node *new_file(struct lbsfs *fs, mode_t mode, int *err)
 {
 	char msg[256];
 	struct node *n;
-	struct lbs_sim *sim = lbs_sim_create(&fs->cfg, msg, sizeof(msg));
+	struct lbs_sim *sim = lbs_sim_create_lf(&fs->cfg, &fs->lf, msg,
+						sizeof(msg));
 
 	if (!sim) {
 		fprintf(stderr, "lbs-fuse: create: %s\n", msg);

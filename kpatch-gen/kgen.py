@@ -28,14 +28,17 @@ def gen_note(sources):
 
 # kernel path -> (core sources, header guard or None, export symbols)
 FILES = [
-    ("include/linux/iomap_lbs.h", ["core/lbs_iomap.h", "core/lbs_pageblock.h",
-                                   "core/lbs_folio.h"],
+    ("include/linux/iomap_lbs.h", ["core/lbs_iomap.h", "core/lbs_pageblock.h"],
      "_LINUX_IOMAP_LBS_H", False),
+    # mm's readahead and folio allocation use it, with or without iomap
+    ("include/linux/lbs_folio.h", ["core/lbs_folio.h"], "_LINUX_LBS_FOLIO_H",
+     False),
+    ("mm/lbs_folio.c", ["core/folio_order.c"], None, True),
     ("fs/iomap/lbs.c", ["core/pageblock.c", "core/block.c",
                         "core/zero_around.c",
                         "core/copy_around.c",
                         "core/dio_zero.c", "core/writeback.c",
-                        "core/settle.c", "core/folio_order.c"], None, True),
+                        "core/settle.c"], None, True),
     ("fs/xfs/libxfs/xfs_lbs.h", ["core/lbs_xfs.h"], "__XFS_LBS_H__", False),
     ("fs/xfs/libxfs/xfs_lbs.c", ["core/xfs_geom.c"], None, False),
 ]
@@ -62,7 +65,7 @@ HELPERS = [
 LIMITS = ("S64_MAX", "U64_MAX", "U32_MAX")
 INCLUDES = {
     '"lbs_iomap.h"': "<linux/iomap_lbs.h>",
-    '"lbs_folio.h"': "<linux/iomap_lbs.h>",
+    '"lbs_folio.h"': "<linux/lbs_folio.h>",
     '"lbs_xfs.h"': '"xfs_lbs.h"',
     "<string.h>": "<linux/string.h>",
 }

@@ -43,9 +43,13 @@
 #                           byte checked against the campaign's journal.
 #                           Report: $(BUILD)/qemu/powercut-KERNEL/
 #   make qemu-verify-ci     CI subset (part of `make check`): patched-6.1 at
-#                           4096, 16384 and 65536, $(CI_OPS) fsx ops, then
-#                           one power cut at 4096 and one at 65536 (seed 1;
-#                           the report names the op each cut follows).
+#                           4096, 16384 and 65536, $(CI_OPS) fsx ops, the
+#                           same kernel at 65536 with memory fragmented
+#                           (qemu-verify-frag), then one power cut at 4096
+#                           and one at 65536 (seed 1; the report names the
+#                           op each cut follows).
+#   make qemu-verify-frag   the suite on the kernel qemu-verify built for
+#                           KERNEL, free memory fragmented (--fragment 90).
 #   make qemu-verify-ref    the same suite on ref-6.12 at 65536 (`make
 #                           check-ref`, run by CI after `make check`): the
 #                           suite's expectations hold upstream, and the
@@ -86,7 +90,7 @@ qemu-record:
 crash-table:
 	@python3 $(KERNEL_MK_TOP)/tests/qemu/crash-table.py
 
-.PHONY: qemu-powercut qemu-skeleton qemu-pristine-ktap ktap-selftest qemu-verify qemu-verify-selftest qemu-verify-stress qemu-verify-ci qemu-verify-ref qemu-verify-matrix guest-tests
+.PHONY: qemu-powercut qemu-skeleton qemu-pristine-ktap ktap-selftest qemu-verify qemu-verify-frag qemu-verify-selftest qemu-verify-stress qemu-verify-ci qemu-verify-ref qemu-verify-matrix guest-tests
 
 qemu-skeleton:
 	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/tests/qemu/skeleton.sh \
@@ -121,7 +125,17 @@ qemu-verify-stress:
 
 qemu-verify-ci:
 	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) qemu-verify KERNEL=patched-6.1 BLOCK_SIZES="4096 16384 65536" LBS_OPS=$(CI_OPS)
+	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) qemu-verify-frag KERNEL=patched-6.1 BLOCK_SIZES=65536 LBS_OPS=$(CI_OPS)
 	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) qemu-powercut KERNEL=patched-6.1 BLOCK_SIZES="4096 65536" POWERCUT_ROUNDS=1
+
+# the suite again on the kernel qemu-verify built, with 90% of the guest's
+# free memory fragmented (tests/guest/frag.c): large folio allocations
+# fail and fall back, and folio-orders requires that they did
+qemu-verify-frag:
+	LBS_BUILD=$(KERNEL_BUILD) LBS_KERNEL_IMAGE=$(KERNEL_BUILD)/kernel/$(KERNEL)/arch/x86/boot/bzImage \
+		$(KERNEL_MK_TOP)/tests/qemu/verify.sh --kernel $(KERNEL) --name $(KERNEL)-frag \
+		--block-sizes "$(BLOCK_SIZES)" --ops $(LBS_OPS) --fragment 90 \
+		$(if $(filter patched-6.1,$(KERNEL)),--series $(KERNEL_SERIES)) $(VERIFY_ARGS)
 
 qemu-powercut:
 	LBS_BUILD=$(KERNEL_BUILD) $(KERNEL_MK_TOP)/tests/qemu/powercut.sh --kernel $(KERNEL) \

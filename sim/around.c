@@ -63,6 +63,10 @@ static void zero_around_range(struct lbs_sim *s, uint64_t pos, uint64_t len,
 		uint64_t zend = end < fend ? end : fend;
 		uint32_t from = 0, to = 0;
 
+		if (s->lf && f->order) {	/* the block is whole in it */
+			pos = zend;
+			continue;
+		}
 		if (dfrom < fend && dto > fpos) {
 			from = (uint32_t)((dfrom > fpos ? dfrom : fpos) - fpos);
 			to = (uint32_t)((dto < fend ? dto : fend) - fpos);
@@ -182,23 +186,28 @@ void sim_short_copy_fill(struct lbs_sim *s, uint64_t from, uint64_t to,
 	}
 }
 
-/*
- * xfs_buffered_write_iomap_begin() for the block holding @dfrom, and the
- * zero-around or copy-around that iomap_write_iter() and
- * iomap_page_mkwrite() then do for the data range [dfrom, dto) in that
- * block: a COW block (the COW fork covers it, or its data fork block is
- * shared) is filled around from the data fork, any other block that is
- * new, delalloc or unwritten is zeroed around; a hole gets a delalloc
- * reservation.  Fills @src; returns true if around ran, with the range
- * it instantiated in [*istart, *iend).
- */
-bool sim_write_map(struct lbs_sim *s, uint64_t dfrom, uint64_t dto,
-		   struct around_src *src, uint64_t *istart, uint64_t *iend)
+/* the pages of @dfrom's block the independent count wants, as of now */
+void sim_write_need(struct lbs_sim *s, uint64_t dfrom, struct around_src *src)
 {
 	struct extent *e = ext_at(s, dfrom);
-	uint64_t bstart = lbs_block_start(s->blkbits, dfrom);
-	struct lbs_zero_around za;
-	bool want;
+
+	src->need_mask = 0;
+	if (!src->cow && block_uninit(s, e))
+		src->need_mask = uninit_pages(s, lbs_block_start(s->blkbits,
+								 dfrom));
+}
+
+/*
+ * xfs_buffered_write_iomap_begin() for the block holding @dfrom: a COW
+ * block (the COW fork covers it, or its data fork block is shared) is
+ * to be filled around from the data fork, any other block that is new,
+ * delalloc or unwritten zeroed around; a hole gets a delalloc
+ * reservation.  Fills @src; returns true if around applies.
+ */
+bool sim_write_reserve(struct lbs_sim *s, uint64_t dfrom,
+		       struct around_src *src)
+{
+	struct extent *e = ext_at(s, dfrom);
 
 	*src = (struct around_src){ .cow = sim_cow_begin(s, bno_of(s, dfrom)) };
 	if (!src->cow && e->state == EXT_HOLE) {
@@ -207,17 +216,26 @@ bool sim_write_map(struct lbs_sim *s, uint64_t dfrom, uint64_t dto,
 	}
 	/* a COW block's source is the data fork, which stays as it is */
 	src->type = sim_map_type(e->state);
-	if (!src->cow && block_uninit(s, e))
-		src->need_mask = uninit_pages(s, bstart);
+	sim_write_need(s, dfrom, src);
 	if (src->cow)
-		want = !(s->inject & LBS_SIM_INJ_NO_COPY_AROUND) &&
+		return !(s->inject & LBS_SIM_INJ_NO_COPY_AROUND) &&
 		       lbs_need_copy_around(s->blkbits, s->pshift, true);
-	else
-		want = !(s->inject & LBS_SIM_INJ_NO_ZERO_AROUND) &&
-		       lbs_need_zero_around(s->blkbits, s->pshift, src->type,
-					    src->is_new);
-	if (!want)
-		return false;
+	return !(s->inject & LBS_SIM_INJ_NO_ZERO_AROUND) &&
+	       lbs_need_zero_around(s->blkbits, s->pshift, src->type,
+				    src->is_new);
+}
+
+/*
+ * The zero-around (or copy-around) that iomap_write_iter() and
+ * iomap_page_mkwrite() do for the data range [dfrom, dto) in its block,
+ * with the range it instantiated in [*istart, *iend).
+ */
+void sim_write_around(struct lbs_sim *s, uint64_t dfrom, uint64_t dto,
+		      const struct around_src *src, uint64_t *istart,
+		      uint64_t *iend)
+{
+	struct lbs_zero_around za;
+
 	if (lbs_zero_around(s->blkbits, s->pshift, dfrom, dto - dfrom,
 			    s->isize, &za)) {
 		s->c.za_calls++;
@@ -226,5 +244,14 @@ bool sim_write_map(struct lbs_sim *s, uint64_t dfrom, uint64_t dto,
 		*istart = za.head_pos;
 		*iend = za.tail_pos + za.tail_len;
 	}
+}
+
+/* both, as the order-0 model does them: true if around ran */
+bool sim_write_map(struct lbs_sim *s, uint64_t dfrom, uint64_t dto,
+		   struct around_src *src, uint64_t *istart, uint64_t *iend)
+{
+	if (!sim_write_reserve(s, dfrom, src))
+		return false;
+	sim_write_around(s, dfrom, dto, src, istart, iend);
 	return true;
 }

@@ -182,29 +182,147 @@ static void punch_new_delalloc(struct lbs_sim *s, uint64_t bstart)
 }
 
 /*
+ * large_folios: iomap_write_begin() with the zero-around decision under
+ * the folio lock.  The data folio for @pos is got (made as core says
+ * when the block has none), locked and referenced; if it holds the
+ * whole block nothing is zeroed around.  Otherwise it is unlocked, its
+ * reference keeping the block in pages (no split, reclaim or
+ * migration), zero-around runs, and after the relock the folio must
+ * still be the mapping's (an invalidation ignores references), else the
+ * folio is got again; the zero-around done stays (its pages are dirty).
+ * Knob decide-before-lock decides on an unlocked look before
+ * write_begin; knob no-recheck-after-relock writes into whatever it
+ * relocked.  Returns the folio locked and referenced.
+ */
+static struct folio *lf_write_begin(struct lbs_sim *s, uint64_t pos,
+				    uint64_t len, uint64_t wlen, bool want,
+				    struct around_src *src,
+				    uint64_t *istart, uint64_t *iend,
+				    bool *za_ran)
+{
+	uint64_t idx = pos >> s->pshift;
+	struct folio *f;
+
+	*za_ran = false;
+	if (s->inject & LBS_SIM_INJ_DECIDE_BEFORE_LOCK) {
+		f = sim_folio_lookup(s, idx);
+		*za_ran = want && !(f && sim_lf_covers(s, f, pos));
+		sim_mm_point(s, SIM_MM_DECIDE, idx);
+		sim_write_need(s, pos, src);	/* the mm event's state */
+		if (*za_ran)
+			sim_write_around(s, pos, pos + len, src, istart, iend);
+	}
+	for (;;) {
+		f = sim_lf_write_folio(s, pos, wlen);
+		sim_folio_lock(s, f);
+		f->refs++;
+		if ((s->inject & LBS_SIM_INJ_DECIDE_BEFORE_LOCK) || !want ||
+		    sim_lf_covers(s, f, pos))
+			return f;
+		sim_folio_unlock(f);
+		sim_mm_point(s, SIM_MM_DECIDE, idx);
+		if (!*za_ran) {
+			sim_write_need(s, pos, src);
+			sim_write_around(s, pos, pos + len, src, istart, iend);
+		}
+		*za_ran = true;
+		sim_folio_lock(s, f);
+		if ((s->inject & LBS_SIM_INJ_NO_RECHECK) ||
+		    sim_folio_mapped(s, f))
+			return f;
+		s->c.lf.retries++;
+		sim_folio_unlock(f);
+		sim_folio_put(s, f);
+	}
+}
+
+static void lf_release(struct lbs_sim *s, struct folio **held)
+{
+	uint64_t last;
+
+	if (!*held)
+		return;
+	last = flast_of(*held);
+	/* the no-recheck-after-relock symptom: data the file never sees */
+	if ((fl_get(*held) & F_DIRTY) && !sim_folio_mapped(s, *held) &&
+	    !s->c.lf.orphan_writes++)
+		s->c.lf.orphan_pos = fpos_of(s, *held);
+	sim_folio_unlock(*held);
+	sim_folio_put(s, *held);
+	*held = NULL;
+	/* the folio is the mm's again: between copies, between blocks */
+	sim_mm_point(s, SIM_MM_COPY, last);
+}
+
+/*
+ * The folio to copy page @p of the write into (large_folios): the one
+ * held if it holds @p, else the next one got and locked.  Knob
+ * step-by-page locks the held large folio again at each page, as a
+ * loop stepping by PAGE_SIZE with the folios it met still locked does.
+ */
+static struct folio *lf_next(struct lbs_sim *s, struct folio **held,
+			     uint64_t p, uint64_t wlen, bool first)
+{
+	struct folio *f = *held;
+
+	if (f && p >> s->pshift <= flast_of(f)) {
+		if (!first && (s->inject & LBS_SIM_INJ_STEP_BY_PAGE)) {
+			sim_folio_lock(s, f);
+			sim_folio_unlock(f);
+		}
+		return f;
+	}
+	lf_release(s, held);
+	f = sim_lf_write_folio(s, p, wlen);
+	sim_folio_lock(s, f);
+	f->refs++;
+	return *held = f;
+}
+
+/*
  * iomap_write_iter() over one mapping (one block): xfs iomap_begin,
- * zero-around, then per-page write_begin/copy/write_end.  @buf NULL
- * writes zeroes (iomap_zero_iter).  Returns bytes written; *fault set
- * when the user copy faulted.
+ * zero-around, then per-page write_begin/copy/write_end (per folio with
+ * large_folios: 6.6's chunked copies).  @wlen is what is left of the
+ * whole write (the folio a write makes may hold its next blocks).  @buf
+ * NULL writes zeroes (iomap_zero_iter).  Returns bytes written; *fault
+ * set when the user copy faulted.
  */
 static uint64_t write_block(struct lbs_sim *s, uint64_t pos, uint64_t len,
-			    const uint8_t *buf, size_t *fault_left,
-			    bool *fault)
+			    uint64_t wlen, const uint8_t *buf,
+			    size_t *fault_left, bool *fault)
 {
 	uint64_t done = 0, bstart = lbs_block_start(s->blkbits, pos);
 	uint64_t istart = pos, iend = pos + len;	/* instantiated */
 	struct around_src src;
-	bool za_ran = sim_write_map(s, pos, pos + len, &src, &istart, &iend);
+	struct folio *held = NULL;
+	bool za_ran;
 
+	if (!s->lf) {
+		za_ran = sim_write_map(s, pos, pos + len, &src, &istart, &iend);
+	} else {
+		bool want = sim_write_reserve(s, pos, &src);
+
+		held = lf_write_begin(s, pos, len, wlen, want, &src, &istart,
+				      &iend, &za_ran);
+		/* a block one large folio holds needs no zero-around at all:
+		 * write_begin initialises it */
+		if (held->order)
+			src.need_mask = 0;
+	}
 	while (done < len) {
 		uint64_t p = pos + done;
-		struct folio *f = sim_folio_get(s, p >> s->pshift);
+		struct folio *f = s->lf ? lf_next(s, &held, p, wlen - done,
+						  !done) :
+					  sim_folio_get(s, p >> s->pshift);
 		/* iomap_write_iter() copies a page at a time, even into a
-		 * large folio */
+		 * large folio, but for 6.6's chunks with large_folios */
 		uint64_t pend = ((p >> s->pshift) + 1) << s->pshift;
-		uint64_t n = len - done < pend - p ? len - done : pend - p;
-		uint64_t copied = n;
+		uint64_t n, copied;
 
+		if (s->lf && !(s->inject & LBS_SIM_INJ_STEP_BY_PAGE))
+			pend = fend_of(s, f);
+		n = len - done < pend - p ? len - done : pend - p;
+		copied = n;
 		if (*fault_left < n)
 			copied = *fault_left;
 retry:
@@ -235,6 +353,7 @@ retry:
 			break;
 		}
 	}
+	lf_release(s, &held);
 	sim_count_need(s, bstart, src.need_mask, pos, pos + done);
 	if (!*fault)
 		return done;
@@ -290,8 +409,8 @@ static uint64_t buffered_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 		uint64_t bend = lbs_block_end(s->blkbits, p);
 		uint64_t n = len - done < bend - p ? len - done : bend - p;
 
-		done += write_block(s, p, n, buf ? buf + done : NULL, &left,
-				    &fault);
+		done += write_block(s, p, n, len - done,
+				    buf ? buf + done : NULL, &left, &fault);
 	}
 	return done;
 }
@@ -320,7 +439,7 @@ bool sim_zero_range(struct lbs_sim *s, uint64_t pos, uint64_t len)
 			sim_write_and_wait(s, a, b);
 		}
 		if (e->state == EXT_WRITTEN) {
-			write_block(s, p, n, NULL, &nofault, &fault);
+			write_block(s, p, n, n, NULL, &nofault, &fault);
 			did = true;
 		} else {
 			/* zero clean cached pages of zero-reading space */
@@ -408,6 +527,24 @@ int64_t lbs_sim_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 }
 
 /*
+ * large_folios: the fault holds a reference on its folio (no split,
+ * reclaim or migration) until iomap_page_mkwrite() locks it and checks
+ * that it is still the mapping's.
+ */
+static bool lf_mkwrite_lock(struct lbs_sim *s, struct folio *f)
+{
+	f->refs++;
+	sim_mm_point(s, SIM_MM_MKWRITE, f->index);
+	sim_folio_lock(s, f);
+	if (sim_folio_mapped(s, f))
+		return true;
+	s->c.lf.retries++;
+	sim_folio_unlock(f);
+	sim_folio_put(s, f);
+	return false;
+}
+
+/*
  * filemap_fault() + iomap_page_mkwrite() per page, then the user's
  * stores into the mapped page.
  */
@@ -431,6 +568,8 @@ int64_t lbs_sim_mmap_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 			sim_readahead(s, p >> s->pshift, p >> s->pshift);
 			f = sim_folio_get(s, p >> s->pshift);
 		}
+		if (s->lf && !lf_mkwrite_lock(s, f))
+			continue;	/* gone: fault again */
 		fpos = fpos_of(s, f);
 		fend = fend_of(s, f);
 		mlen = (fend < s->isize ? fend : s->isize) - fpos;
@@ -441,7 +580,13 @@ int64_t lbs_sim_mmap_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 		/* folio_mkwrite_check_truncate() -> @mlen; the iomap ops
 		 * reserve delalloc over holes for the whole block, or COW
 		 * fork space over a shared one */
-		sim_write_map(s, fpos, fpos + mlen, &src, &is, &ie);
+		if (s->lf && f->order) {
+			/* the folio holds its blocks whole: no zero-around */
+			sim_write_reserve(s, fpos, &src);
+			src.need_mask = 0;
+		} else {
+			sim_write_map(s, fpos, fpos + mlen, &src, &is, &ie);
+		}
 		sim_count_need(s, lbs_block_start(s->blkbits, fpos),
 			       src.need_mask, fpos, fpos + mlen);
 		/* bs < ps: every block under the folio gets a reservation */
@@ -456,6 +601,10 @@ int64_t lbs_sim_mmap_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 		fl_set(f, F_DIRTY);
 		memcpy(f->data + (p - fpos), buf + done, n);
 		done += n;
+		if (s->lf) {
+			sim_folio_unlock(f);
+			sim_folio_put(s, f);
+		}
 	}
 	return (int64_t)done;
 }

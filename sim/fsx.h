@@ -27,6 +27,10 @@ struct lbs_fsx_opts {
 	uint64_t op_size;	/* max op length; 0: default */
 	unsigned inject;
 	uint32_t folio_order;	/* simulator: max_folio_order (bs <= ps) */
+	/* simulator: large folios at bs > ps, their allocation failure and
+	 * mm event chances (percent); the mm seed is @seed's */
+	bool large_folios, write_large;
+	uint32_t alloc_fail_pct, mm_event_pct;
 	bool no_crash;		/* leave crash out of the mix */
 	/* named exceptions a crash check may use (LBS_CRASH_F(), oracle.h;
 	 * lbs_oracle_allow()) */
@@ -94,6 +98,11 @@ struct lbs_fsx_result {
 	uint64_t za_zeroed, dio_zero_bios, dio_zero_segs;
 	uint64_t wb_folios, wb_calls, wb_max_folios, crashes;
 	uint64_t za_need, ra_large_folios, folio_splits;	/* simulator */
+	/* simulator, large folios: folios made per order, fallbacks, mm
+	 * events applied and refused (split, evict, migrate, invalidate) */
+	bool large_folios;
+	uint64_t lf_made[12], lf_fallbacks, lf_alloc_failed, lf_retries;
+	uint64_t mm_applied[4], mm_refused[4];
 	uint64_t unsupported[LBS_FSX_NFEAT];	/* ops skipped, per feature */
 	unsigned unsupported_mask;	/* given or detected */
 	uint64_t crash_skipped;		/* crash ops a real file cannot do */
@@ -135,5 +144,11 @@ struct lbs_sim;
 int lbs_fsx_sim_run(struct lbs_sim *sim, const struct lbs_fsx_opts *o,
 		    const char *replay, const char *final_out,
 		    struct lbs_fsx_result *r);
+/* the simulator configuration these options ask for */
+struct lbs_sim_config;
+struct lbs_sim_lf_config;
+void lbs_fsx_sim_config(const struct lbs_fsx_opts *o,
+			struct lbs_sim_config *cfg,
+			struct lbs_sim_lf_config *lf);
 
 #endif

@@ -13,6 +13,7 @@ enum {
 	O_BS = 256, O_PS, O_OPS, O_SEED, O_FSIZE, O_OPSIZE, O_NOCRASH,
 	O_QUIET, O_RECORD, O_UNSUP, O_FSUM, O_MIX, O_CHECK, O_INJECT,
 	O_PERTURB_W, O_PERTURB_G, O_PERTURB_D, O_FOLIO, O_CRASH_ALLOW,
+	O_LF, O_WL, O_AFAIL, O_MM,
 };
 
 static const struct option common[] = {
@@ -25,6 +26,9 @@ static const struct option common[] = {
 	{ "final-sum", 0, NULL, O_FSUM }, { "ops-mix", 1, NULL, O_MIX },
 	{ "check-every", 1, NULL, O_CHECK }, { "inject", 1, NULL, O_INJECT },
 	{ "max-folio-order", 1, NULL, O_FOLIO },
+	{ "large-folios", 0, NULL, O_LF }, { "alloc-fail", 1, NULL, O_AFAIL },
+	{ "mm-events", 1, NULL, O_MM },
+	{ "write-large-folios", 0, NULL, O_WL },
 	{ "crash-allow", 1, NULL, O_CRASH_ALLOW },
 	{ "test-perturb-write", 1, NULL, O_PERTURB_W },
 	{ "test-perturb-gendata", 0, NULL, O_PERTURB_G },
@@ -97,15 +101,22 @@ static int one(struct fsx_cli *cli, int c, const char *arg)
 	switch (c) {
 	case O_BS: case O_PS: case O_OPS: case O_SEED: case O_FSIZE:
 	case O_OPSIZE: case O_CHECK: case O_PERTURB_W: case O_FOLIO:
+	case O_AFAIL: case O_MM:
 		if (fsx_cli_num(cli->prog, name, arg, &v))
 			return -1;
-		if (c == O_FOLIO && !cli->inject_parse) {
-			fprintf(stderr, "%s: --max-folio-order: only the "
-				"simulator has it\n", cli->prog);
+		if ((c == O_FOLIO || c == O_AFAIL || c == O_MM) &&
+		    !cli->inject_parse) {
+			fprintf(stderr, "%s: --%s: only the simulator has "
+				"it\n", cli->prog, name);
 			return -1;
 		}
-		if (c == O_FOLIO)	/* lbs_sim_config_check() judges it */
+		/* lbs_sim_config_check() judges them */
+		if (c == O_FOLIO)
 			o->folio_order = v > 64 ? 64 : (uint32_t)v;
+		if (c == O_AFAIL)
+			o->alloc_fail_pct = v > 1000 ? 1000 : (uint32_t)v;
+		if (c == O_MM)
+			o->mm_event_pct = v > 1000 ? 1000 : (uint32_t)v;
 		if ((c == O_BS || c == O_PS) && v > UINT32_MAX) {
 			fprintf(stderr, "%s: --%s %s: out of range\n",
 				cli->prog, name, arg);
@@ -124,6 +135,19 @@ static int one(struct fsx_cli *cli, int c, const char *arg)
 		if (c == O_OPSIZE) o->op_size = v;
 		if (c == O_CHECK) o->check_every = v;
 		if (c == O_PERTURB_W) o->perturb_write = v;
+		return 0;
+	case O_LF:
+	case O_WL:
+		if (!cli->inject_parse) {
+			fprintf(stderr, "%s: --%s: only the simulator has it\n",
+				cli->prog, c == O_LF ? "large-folios" :
+				"write-large-folios");
+			return -1;
+		}
+		if (c == O_LF)
+			o->large_folios = true;
+		else
+			o->write_large = true;
 		return 0;
 	case O_NOCRASH: o->no_crash = true; return 0;
 	case O_QUIET: o->quiet = true; return 0;
@@ -272,5 +296,13 @@ void fsx_cli_usage(FILE *f, bool inject)
 	if (inject)
 		fprintf(f, "  --inject X           fault knob (repeatable)\n"
 			"  --max-folio-order K  readahead's largest folio order\n"
-			"                       (bs <= ps only; default 0)\n");
+			"                       (bs <= ps only; default 0)\n"
+			"  --large-folios       bs > ps: folios of order 0 or at least\n"
+			"                       the block's (up to --max-folio-order,\n"
+			"                       default one above the block's)\n"
+			"  --write-large-folios with it: writes into uncached blocks make\n"
+			"                       large folios too (6.6; not the series)\n"
+			"  --alloc-fail P       with it: P%% of large allocations fail\n"
+			"  --mm-events P        with it: P%% chance of a split, eviction,\n"
+			"                       migration or invalidation at each point\n");
 }

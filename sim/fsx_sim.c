@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+_Static_assert(LBS_SIM_NR_ORDERS == 12 && LBS_SIM_NR_MM == 4,
+	       "lbs_fsx_result's large folio counters are the sim's");
 _Static_assert(LBS_SIM_DEDUPE_DIFFERS == FSX_DEDUPE_DIFFERS &&
 	       LBS_FL_UNSHARE_RANGE == FSX_FL_UNSHARE_RANGE,
 	       "the simulator's answers are the backend's");
@@ -133,7 +135,7 @@ static bool s_model_broken(void *p, char *buf, size_t n)
 	char desc[192];
 
 	if (!k->wb_hole_bytes)
-		return false;
+		return lbs_sim_folio_check(p, buf, n);
 	lbs_sim_describe(p, k->wb_hole_first, desc, sizeof(desc));
 	snprintf(buf, n, "writeback skipped %" PRIu64 " dirty bytes over a "
 		 "hole from 0x%" PRIx64 " (%" PRIu64 " not zero): a delalloc "
@@ -156,6 +158,13 @@ static void s_counters(void *p, struct lbs_fsx_result *r)
 	r->za_need = k->za_need;
 	r->ra_large_folios = k->ra_large_folios;
 	r->folio_splits = k->folio_splits;
+	r->large_folios = k->lf.checks != 0;
+	memcpy(r->lf_made, k->lf.made, sizeof(r->lf_made));
+	r->lf_fallbacks = k->lf.fallbacks;
+	r->lf_alloc_failed = k->lf.alloc_failed;
+	r->lf_retries = k->lf.retries;
+	memcpy(r->mm_applied, k->lf.mm_applied, sizeof(r->mm_applied));
+	memcpy(r->mm_refused, k->lf.mm_refused, sizeof(r->mm_refused));
 }
 
 static void sim_backend(struct lbs_sim *sim, const struct lbs_fsx_opts *o,
@@ -198,16 +207,35 @@ int lbs_fsx_sim_run(struct lbs_sim *sim, const struct lbs_fsx_opts *o,
 			lbs_fsx_run_on(o, &b, r);
 }
 
+void lbs_fsx_sim_config(const struct lbs_fsx_opts *o,
+			struct lbs_sim_config *cfg,
+			struct lbs_sim_lf_config *lf)
+{
+	*cfg = (struct lbs_sim_config){
+		.block_size = o->block_size, .page_size = o->page_size,
+		.max_file_size = lbs_fsx_max_size(o), .inject = o->inject,
+		.max_folio_order = o->large_folios ? 0 : o->folio_order,
+	};
+	*lf = (struct lbs_sim_lf_config){
+		.large_folios = o->large_folios,
+		.max_order = o->large_folios ? o->folio_order : 0,
+		.alloc_fail_pct = o->alloc_fail_pct,
+		.mm_event_pct = o->mm_event_pct, .seed = o->seed,
+		.write_large = o->write_large,
+	};
+}
+
 static int with_sim(const struct lbs_fsx_opts *o, const char *replay,
 		    const char *final_out, struct lbs_fsx_result *r)
 {
-	struct lbs_sim_config cfg = { o->block_size, o->page_size,
-				      lbs_fsx_max_size(o), o->inject,
-				      o->folio_order };
+	struct lbs_sim_config cfg;
+	struct lbs_sim_lf_config lf;
 	char err[256];
-	struct lbs_sim *sim = lbs_sim_create(&cfg, err, sizeof(err));
+	struct lbs_sim *sim;
 	int rc;
 
+	lbs_fsx_sim_config(o, &cfg, &lf);
+	sim = lbs_sim_create_lf(&cfg, &lf, err, sizeof(err));
 	memset(r, 0, sizeof(*r));
 	if (!sim) {
 		fprintf(stderr, "lbs-sim: %s\n", err);

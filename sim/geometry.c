@@ -32,6 +32,10 @@ static const struct {
 	{ "no-copy-around", LBS_SIM_INJ_NO_COPY_AROUND },
 	{ "ioend-early", LBS_SIM_INJ_IOEND_EARLY },
 	{ "punch-outward", LBS_SIM_INJ_PUNCH_OUTWARD },
+	{ "decide-before-lock", LBS_SIM_INJ_DECIDE_BEFORE_LOCK },
+	{ "no-recheck-after-relock", LBS_SIM_INJ_NO_RECHECK },
+	{ "step-by-page", LBS_SIM_INJ_STEP_BY_PAGE },
+	{ "sub-block-order", LBS_SIM_INJ_SUB_BLOCK_ORDER },
 };
 
 unsigned lbs_sim_inject_parse(const char *name)
@@ -47,7 +51,8 @@ const char *lbs_sim_inject_names(void)
 	return "no-zero-around, no-dio-zero, no-wb-round, "
 	       "mark-partial-uptodate, ra-whole-uptodate, split-gap, "
 	       "short-copy-no-fill, short-copy-keep, no-copy-around, "
-	       "ioend-early, punch-outward";
+	       "ioend-early, punch-outward, decide-before-lock, "
+	       "no-recheck-after-relock, step-by-page, sub-block-order";
 }
 
 static bool pow2(uint64_t v)
@@ -125,12 +130,29 @@ int lbs_sim_config_check(const struct lbs_sim_config *cfg, char *err,
 	return 0;
 }
 
+int lbs_sim_lf_config_check(const struct lbs_sim_config *cfg,
+			    const struct lbs_sim_lf_config *lf, char *err,
+			    size_t errlen)
+{
+	if (lbs_sim_config_check(cfg, err, errlen))
+		return -1;
+	return lf ? sim_lf_config_check(cfg, lf, max_pagecache_order(
+			(uint32_t)sim_ilog2u(cfg->page_size)), err, errlen) : 0;
+}
+
 struct lbs_sim *lbs_sim_create(const struct lbs_sim_config *cfg, char *err,
 			       size_t errlen)
 {
+	return lbs_sim_create_lf(cfg, NULL, err, errlen);
+}
+
+struct lbs_sim *lbs_sim_create_lf(const struct lbs_sim_config *cfg,
+				  const struct lbs_sim_lf_config *lf,
+				  char *err, size_t errlen)
+{
 	struct lbs_sim *s;
 
-	if (lbs_sim_config_check(cfg, err, errlen))
+	if (lbs_sim_lf_config_check(cfg, lf, err, errlen))
 		return NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -141,6 +163,8 @@ struct lbs_sim *lbs_sim_create(const struct lbs_sim_config *cfg, char *err,
 	s->pshift = (uint32_t)sim_ilog2u(s->ps);
 	s->max_order = cfg->max_folio_order;
 	s->inject = cfg->inject;
+	if (lf)
+		sim_lf_setup(s, lf);
 	s->max_size = cfg->max_file_size ? cfg->max_file_size : 1u << 20;
 	/* every block a file of max_size can touch, plus the EOF page's */
 	s->nblocks = bno_of(s, s->max_size) + bno_of(s, s->ps) + 2;

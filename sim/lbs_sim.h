@@ -21,6 +21,10 @@
  *    max_folio_order > 0 there rather than model D1(b), under which
  *    zero-around's page-granular ranges and whole-folio uptodate state of
  *    sub-block folios would have to become per-folio.
+ *    lbs_sim_create_lf() with large_folios lifts that (issue 29, off by
+ *    default): core's bimodal orders, the zero-around decision on the
+ *    locked data folio, allocation failures and mm events; see
+ *    struct lbs_sim_lf_config and sim/folio_order.c.
  *  - bs <= ps: folios of order 0 .. max_folio_order (6.1 XFS with THP).
  *    Readahead (buffered read misses and mmap faults) makes large folios
  *    as page_cache_ra_order() does: largest order first, naturally
@@ -87,7 +91,18 @@
 /* a delalloc punch rounds out to whole blocks, dropping the reservation
  * under dirty pages of its edge blocks outside the range (6.1) */
 #define LBS_SIM_INJ_PUNCH_OUTWARD	(1u << 10)
-#define LBS_SIM_INJ_ALL			0x7ffu
+/*
+ * Large folios at bs > ps (config large_folios), each a bug the design
+ * rules out: the zero-around decision made on an unlocked folio before
+ * write_begin; no recheck of the data folio after the relock that
+ * follows zero-around; the copy loop stepping by page through a large
+ * folio (locking it again); readahead making orders between 1 and m - 1
+ */
+#define LBS_SIM_INJ_DECIDE_BEFORE_LOCK	(1u << 11)
+#define LBS_SIM_INJ_NO_RECHECK		(1u << 12)
+#define LBS_SIM_INJ_STEP_BY_PAGE	(1u << 13)
+#define LBS_SIM_INJ_SUB_BLOCK_ORDER	(1u << 14)
+#define LBS_SIM_INJ_ALL			0x7fffu
 
 /* parse "no-zero-around" etc.; returns the bit or 0 if unknown */
 unsigned lbs_sim_inject_parse(const char *name);
@@ -101,6 +116,24 @@ struct lbs_sim_config {
 	uint32_t max_folio_order; /* readahead's largest folio; bs <= ps only */
 };
 
+/*
+ * bs > ps only: bimodal large folios (core/folio_order.c): every folio of
+ * order 0 or at least m = lbs_folio_min_order(), made by readahead and by
+ * buffered writes into blocks with no folio.  Off (the default), the sim
+ * is the order-0 model of D1(a).  A separate structure so that every
+ * lbs_sim_config initialiser stays as it is.
+ */
+struct lbs_sim_lf_config {
+	bool large_folios;
+	uint32_t max_order;	  /* largest order; 0: m + 1 */
+	uint32_t alloc_fail_pct;  /* large allocations failing, 0..100 */
+	uint32_t mm_event_pct;	  /* chance of an mm event at each point */
+	uint64_t seed;		  /* seeds both */
+	/* buffered writes into an uncached block make large folios too, as
+	 * 6.6's write path does; the series' kernel makes order 0 there */
+	bool write_large;
+};
+
 /* fallocate modes (Linux values) */
 #define LBS_FL_KEEP_SIZE	0x01
 #define LBS_FL_PUNCH_HOLE	0x02
@@ -108,6 +141,14 @@ struct lbs_sim_config {
 #define LBS_FL_ZERO_RANGE	0x10
 #define LBS_FL_INSERT_RANGE	0x20
 #define LBS_FL_UNSHARE_RANGE	0x40
+
+/* MAX_PAGECACHE_ORDER is at most 11 */
+#define LBS_SIM_NR_ORDERS 12
+/* mm events: split to order 0, eviction, migration, and removal that
+ * references do not stop (memory_failure()'s truncate_error_folio()) */
+enum { LBS_SIM_MM_SPLIT, LBS_SIM_MM_EVICT, LBS_SIM_MM_MIGRATE,
+       LBS_SIM_MM_INVALIDATE, LBS_SIM_NR_MM };
+const char *lbs_sim_mm_name(unsigned k);
 
 struct lbs_sim_counters {
 	uint64_t za_calls;		/* writes that needed zero-around */
@@ -150,6 +191,24 @@ struct lbs_sim_counters {
 					   (0 but with a fault knob) */
 	uint64_t wb_hole_data;		/* ... of them not zero: data lost */
 	uint64_t wb_hole_first;		/* file offset of the first */
+	struct lbs_sim_lf_counters {	/* large_folios only */
+		uint64_t made[LBS_SIM_NR_ORDERS]; /* folios allocated by
+					   readahead and writes, per order */
+		uint64_t fallbacks;	/* large allocations that failed
+					   (knob) or met cached pages and
+					   went one step down */
+		uint64_t alloc_failed;	/* ... of them by the knob */
+		uint64_t mm_applied[LBS_SIM_NR_MM];
+		uint64_t mm_refused[LBS_SIM_NR_MM];
+		uint64_t retries;	/* write_begin / mkwrite rechecks
+					   that found the folio gone */
+		uint64_t checks;	/* invariant checks run */
+		uint64_t double_locks;	/* a folio locked by its holder */
+		uint64_t double_lock_pos;	/* offset of the first */
+		uint64_t orphan_writes;	/* writes into a folio the page
+					   cache no longer holds */
+		uint64_t orphan_pos;	/* offset of the first */
+	} lf;
 };
 
 struct lbs_sim;
@@ -159,6 +218,13 @@ int lbs_sim_config_check(const struct lbs_sim_config *cfg, char *err,
 			 size_t errlen);
 struct lbs_sim *lbs_sim_create(const struct lbs_sim_config *cfg, char *err,
 			       size_t errlen);
+/* the same with large folios (@lf NULL: off) */
+int lbs_sim_lf_config_check(const struct lbs_sim_config *cfg,
+			    const struct lbs_sim_lf_config *lf, char *err,
+			    size_t errlen);
+struct lbs_sim *lbs_sim_create_lf(const struct lbs_sim_config *cfg,
+				  const struct lbs_sim_lf_config *lf,
+				  char *err, size_t errlen);
 void lbs_sim_destroy(struct lbs_sim *sim);
 
 uint64_t lbs_sim_size(const struct lbs_sim *sim);
@@ -249,6 +315,16 @@ void lbs_sim_crash(struct lbs_sim *sim);
  */
 int64_t lbs_sim_seek(struct lbs_sim *sim, uint64_t pos, bool data);
 uint64_t lbs_sim_alloc_bytes(const struct lbs_sim *sim);
+
+/*
+ * large_folios: the bimodal invariants (every folio order 0 or >= m and
+ * naturally aligned, no block under a mix, no dirty page of the
+ * sub-block regime over a hole or beside a page of its unwritten or
+ * delalloc block that zero-around left out, no folio left locked or
+ * referenced, no folio locked twice).  True with the first violation
+ * in @buf; false (nothing said) when large folios are off.
+ */
+bool lbs_sim_folio_check(struct lbs_sim *sim, char *buf, size_t len);
 
 /* diagnostics */
 bool lbs_sim_is_stale_byte(const struct lbs_sim *sim, uint64_t pos,

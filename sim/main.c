@@ -60,6 +60,24 @@ static int replay(struct fsx_cli *cli, const char *path, const char *final)
 	return rc;
 }
 
+/* the large-folio counters: a campaign shows which regimes ran */
+static void print_lf(const struct lbs_fsx_result *r)
+{
+	if (!r->large_folios)
+		return;
+	printf("large folios: made");
+	for (unsigned k = 0; k < 12; k++)
+		if (r->lf_made[k])
+			printf(" order%u %" PRIu64, k, r->lf_made[k]);
+	printf(", %" PRIu64 " fallbacks (%" PRIu64 " allocations failed), %"
+	       PRIu64 " rechecks failed; mm events applied/refused:",
+	       r->lf_fallbacks, r->lf_alloc_failed, r->lf_retries);
+	for (unsigned k = 0; k < 4; k++)
+		printf(" %s %" PRIu64 "/%" PRIu64, lbs_sim_mm_name(k),
+		       r->mm_applied[k], r->mm_refused[k]);
+	printf("\n");
+}
+
 static int campaign(struct fsx_cli *cli)
 {
 	struct lbs_fsx_opts *o = &cli->o;
@@ -87,6 +105,7 @@ static int campaign(struct fsx_cli *cli)
 	       r.dio_zero_bios, r.dio_zero_segs, r.wb_folios, r.wb_calls,
 	       r.wb_max_folios, r.crashes, r.einval);
 	lbs_fsx_print_tail(stdout, &r, cli->final_sum);
+	print_lf(&r);
 	return rc;
 }
 
@@ -118,6 +137,7 @@ int main(int argc, char **argv)
 		.usage = usage,
 	};
 	struct lbs_sim_config cfg;
+	struct lbs_sim_lf_config lf;
 	char err[256];
 	const char *mode;
 	int rc;
@@ -139,10 +159,9 @@ int main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	argc--, argv++;
-	cfg = (struct lbs_sim_config){ cli.o.block_size, cli.o.page_size,
-				       cli.o.file_size, cli.o.inject,
-				       cli.o.folio_order };
-	if (lbs_sim_config_check(&cfg, err, sizeof(err))) {
+	lbs_fsx_sim_config(&cli.o, &cfg, &lf);
+	cfg.max_file_size = cli.o.file_size;
+	if (lbs_sim_lf_config_check(&cfg, &lf, err, sizeof(err))) {
 		fprintf(stderr, "lbs-sim: %s\n", err);
 		return 2;
 	}

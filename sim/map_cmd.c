@@ -191,14 +191,14 @@ static void no_picture(struct lbs_sim *sim)
 static int run(struct fsx_cli *cli, struct map_run *m)
 {
 	struct lbs_fsx_opts *o = &cli->o;
-	struct lbs_sim_config cfg = { o->block_size, o->page_size,
-				      lbs_fsx_max_size(o), o->inject,
-				      o->folio_order };
+	struct lbs_sim_config cfg;
+	struct lbs_sim_lf_config lf;
 	struct lbs_fsx_result r;
 	char err[256], path[64];
 	int rc = 0;
 
-	m->sim = lbs_sim_create(&cfg, err, sizeof(err));
+	lbs_fsx_sim_config(o, &cfg, &lf);
+	m->sim = lbs_sim_create_lf(&cfg, &lf, err, sizeof(err));
 	if (!m->sim) {
 		fprintf(stderr, "lbs-sim map: %s\n", err);
 		return 2;

@@ -119,7 +119,9 @@ struct folio *sim_folio_get(struct lbs_sim *s, uint64_t index)
 {
 	struct folio *f = sim_folio_lookup(s, index);
 
-	return f ? f : sim_folio_add(s, index, 0);
+	if (f)
+		return f;
+	return s->lf ? sim_lf_alloc(s, index, 0) : sim_folio_add(s, index, 0);
 }
 
 static void folio_free(struct folio *f)
@@ -162,23 +164,107 @@ static void unhash(struct lbs_sim *s, struct folio *f)
 	s->nr_folios--;
 }
 
+/* a folio an operation still references is freed at its last put */
 void sim_folio_remove(struct lbs_sim *s, struct folio *f)
 {
 	unhash(s, f);
+	if (f->refs)
+		f->orphan = true;
+	else
+		retire(s, f);
+}
+
+/*
+ * folio_lock() by the one task the sim runs: a folio it already holds
+ * locked would deadlock in the kernel; here it is counted (the
+ * step-by-page negative control) and the check reports it.
+ */
+void sim_folio_lock(struct lbs_sim *s, struct folio *f)
+{
+	if (f->locks && !s->c.lf.double_locks++)
+		s->c.lf.double_lock_pos = fpos_of(s, f);
+	f->locks++;
+}
+
+void sim_folio_unlock(struct folio *f)
+{
+	if (!f->locks)
+		abort();	/* unbalanced: a sim bug */
+	f->locks--;
+}
+
+/* folio_put() of a reference the operation took with the lookup */
+void sim_folio_put(struct lbs_sim *s, struct folio *f)
+{
+	if (!f->refs)
+		abort();
+	if (!--f->refs && f->orphan)
+		retire(s, f);
+}
+
+/* folio->mapping still the file's: the page cache holds @f at its index */
+bool sim_folio_mapped(struct lbs_sim *s, const struct folio *f)
+{
+	return !f->orphan && sim_folio_lookup(s, f->index) == f;
+}
+
+/* migrate_folio(): a new folio with the same order, state and data */
+struct folio *sim_folio_copy(struct lbs_sim *s, const struct folio *f)
+{
+	struct folio *nf = folio_new(s, f->index, f->order);
+	size_t w = 8 * sizeof(long);
+
+	memcpy(nf->data, f->data, fsize_of(s, f));
+	if (f->ubits)
+		memcpy(nf->ubits, f->ubits,
+		       (f->nunits + w - 1) / w * sizeof(long));
+	nf->flags = fl_get(f);
+	nf->za_bytes = f->za_bytes;
+	return nf;
+}
+
+/* @nf takes @f's place in one step (folio_migrate_mapping()) */
+void sim_folio_replace(struct lbs_sim *s, struct folio *f, struct folio *nf)
+{
+	struct cds_lfht_iter it;
+
+	urcu_bp_read_lock();
+	cds_lfht_lookup(s->ht, fhash(f->index), fmatch, &f->index, &it);
+	if (cds_lfht_replace(s->ht, &it, fhash(f->index), fmatch, &f->index,
+			     &nf->node))
+		abort();
+	urcu_bp_read_unlock();
 	retire(s, f);
 }
 
 /*
- * split_folio() after truncate_inode_partial_folio() has zeroed its part:
- * iomap_invalidate_folio() released the iomap_page of the large folio,
- * so each order-0 piece is uptodate only if the whole folio was (6.1
- * warns when a dirty folio was not); dirty is inherited.  Readers never
- * miss a page that stays cached: the pieces behind the head go in first,
- * then the head piece replaces the large folio in one step, the way
- * xas_split() rewrites the entries in place.  The fault knob
- * split-gap removes the folio first (the negative control).
+ * split_huge_page_to_list() refuses a folio under writeback, one whose
+ * per-block state filemap_release_folio() cannot drop (iomap refuses a
+ * dirty folio with an iomap_page) and one with references beyond the
+ * page cache's (an operation holding it, or its lock: the splitter
+ * needs it).  A folio of one block has no iomap_page, so a dirty one
+ * splits into dirty, uptodate pages.
  */
-void sim_folio_split(struct lbs_sim *s, struct folio *f)
+bool sim_folio_split_refused(const struct lbs_sim *s, const struct folio *f)
+{
+	unsigned fl = fl_get(f);
+
+	(void)s;
+	return (fl & F_WRITEBACK) || f->locks || f->refs ||
+	       ((fl & F_DIRTY) && f->ubits);
+}
+
+/*
+ * split_folio() to order 0, false when refused (above).  The
+ * iomap_page is gone (released, or invalidated by truncation), so each
+ * order-0 piece is uptodate only if the whole folio was (6.1 warns when
+ * a dirty folio was not); dirty is inherited.  Readers never miss a page
+ * that stays cached: the pieces behind the head go in first, then the
+ * head piece replaces the large folio in one step, the way xas_split()
+ * rewrites the entries in place.  The fault knob split-gap removes the
+ * folio first (the negative control).
+ */
+bool sim_folio_split(struct lbs_sim *s, struct folio *f)
 {
 	uint64_t n = (uint64_t)1 << f->order;
 	unsigned keep = fl_get(f) & (F_UPTODATE | F_DIRTY);
@@ -186,8 +272,8 @@ void sim_folio_split(struct lbs_sim *s, struct folio *f)
 	struct folio **p;
 	struct cds_lfht_iter it;
 
-	if (!f->order)
-		return;
+	if (!f->order || sim_folio_split_refused(s, f))
+		return false;
 	s->c.folio_splits++;
 	if (gap)
 		unhash(s, f);	/* readers miss from here on */
@@ -213,6 +299,7 @@ void sim_folio_split(struct lbs_sim *s, struct folio *f)
 	urcu_bp_read_unlock();
 	free(p);
 	retire(s, f);
+	return true;
 }
 
 /* iomap_set_range_uptodate(): units touched by [off, off+len) */

@@ -41,6 +41,10 @@ void sim_readahead(struct lbs_sim *s, uint64_t index, uint64_t last)
 	uint64_t ra_size = last - index + 1, limit, i = index;
 	uint32_t new_order = s->max_order;
 
+	if (s->lf) {
+		sim_lf_readahead(s, index, last);
+		return;
+	}
 	if (!s->isize || index > (s->isize - 1) >> s->pshift || last < index)
 		return;
 	if (ra_size < (uint64_t)1 << new_order)

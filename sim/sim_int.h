@@ -33,10 +33,14 @@ extern const char *const sim_ext_names[];
 
 /*
  * A folio of 2^order pages at a naturally aligned page index, keyed in
- * the index by its first page.  Large folios exist only at bs <= ps
- * (model decision D1(a)), so every unit is a block and a large folio
- * always has per-unit (iomap_page) state.  One dirty bit per folio, as
- * 6.1 has no per-block dirty state.
+ * the index by its first page.  Without large_folios, large folios exist
+ * only at bs <= ps (model decision D1(a)), so every unit is a block and a
+ * large folio always has per-unit (iomap_page) state.  With it, at bs >
+ * ps, a large folio holds whole blocks (order >= m) and has per-unit
+ * state only when it holds more than one.  One dirty bit per folio, as
+ * 6.1 has no per-block dirty state.  @locks and @refs model the folio
+ * lock and the references an operation in flight holds (large_folios
+ * only): mm events honour them as 6.1 does.
  */
 struct folio {
 	struct cds_lfht_node node;
@@ -46,6 +50,9 @@ struct folio {
 	unsigned flags;		/* atomic: peeked by readers */
 	uint32_t nunits;	/* lbs_units_per_folio() of this folio */
 	uint32_t za_bytes;	/* zeroed by zero-around, no data since */
+	uint16_t locks, refs;
+	bool orphan;		/* removed while referenced: freed at the
+				   last put */
 	unsigned long *ubits;	/* per-unit uptodate, NULL if one unit */
 	struct folio *retire_next;
 	uint8_t *data;
@@ -87,6 +94,10 @@ struct lbs_sim {
 	unsigned nretired;
 	struct lbs_sim_counters c;
 	struct sim_ioend *inflight;	/* lbs_sim_writeback_split() */
+	bool lf;			/* large_folios (bs > ps) */
+	bool lf_write_large;		/* ... on the write path too */
+	uint32_t alloc_fail_pct, mm_pct;
+	uint64_t rng;			/* mm_seed's stream */
 };
 
 /* ---- small helpers ------------------------------------------------ */
@@ -227,7 +238,15 @@ struct folio *sim_folio_lookup(struct lbs_sim *s, uint64_t index);
 struct folio *sim_folio_get(struct lbs_sim *s, uint64_t index);
 struct folio *sim_folio_add(struct lbs_sim *s, uint64_t index,
 			    uint32_t order);
-void sim_folio_split(struct lbs_sim *s, struct folio *f);
+bool sim_folio_split(struct lbs_sim *s, struct folio *f);
+bool sim_folio_split_refused(const struct lbs_sim *s, const struct folio *f);
+void sim_folio_replace(struct lbs_sim *s, struct folio *f,
+		       struct folio *nf);
+struct folio *sim_folio_copy(struct lbs_sim *s, const struct folio *f);
+void sim_folio_lock(struct lbs_sim *s, struct folio *f);
+void sim_folio_unlock(struct folio *f);
+void sim_folio_put(struct lbs_sim *s, struct folio *f);
+bool sim_folio_mapped(struct lbs_sim *s, const struct folio *f);
 void sim_retire_flush(struct lbs_sim *s);
 void sim_folio_remove(struct lbs_sim *s, struct folio *f);
 void sim_truncate_pages(struct lbs_sim *s, uint64_t lstart, uint64_t lend);
@@ -267,5 +286,29 @@ bool sim_zero_range(struct lbs_sim *s, uint64_t pos, uint64_t len);
 void sim_write_checks(struct lbs_sim *s, uint64_t pos);
 int sim_ilog2u(uint32_t v);
 int sim_setattr_size(struct lbs_sim *s, uint64_t newsize);
+bool sim_write_reserve(struct lbs_sim *s, uint64_t dfrom,
+		       struct around_src *src);
+void sim_write_need(struct lbs_sim *s, uint64_t dfrom, struct around_src *src);
+void sim_write_around(struct lbs_sim *s, uint64_t dfrom, uint64_t dto,
+		      const struct around_src *src, uint64_t *istart,
+		      uint64_t *iend);
+
+/* ---- large folios at bs > ps (folio_order.c, mm_events.c) ----------- */
+
+/* the interleaving points where an mm event may strike */
+enum sim_mm_at { SIM_MM_DECIDE, SIM_MM_COPY, SIM_MM_MKWRITE, SIM_MM_IOEND };
+void sim_lf_setup(struct lbs_sim *s, const struct lbs_sim_lf_config *lf);
+int sim_lf_config_check(const struct lbs_sim_config *cfg,
+			const struct lbs_sim_lf_config *lf, uint32_t maxo,
+			char *err, size_t errlen);
+uint64_t sim_rand(struct lbs_sim *s);
+struct folio *sim_lf_alloc(struct lbs_sim *s, uint64_t index,
+			   uint32_t order);
+void sim_lf_readahead(struct lbs_sim *s, uint64_t index, uint64_t last);
+struct folio *sim_lf_write_folio(struct lbs_sim *s, uint64_t pos,
+				 uint64_t len);
+bool sim_lf_covers(const struct lbs_sim *s, const struct folio *f,
+		   uint64_t pos);
+void sim_mm_point(struct lbs_sim *s, enum sim_mm_at at, uint64_t index);
 
 #endif /* LBS_SIM_INT_H */

@@ -39,10 +39,12 @@ void sim_truncate_pages(struct lbs_sim *s, uint64_t lstart, uint64_t lend)
 		a = lstart > fpos ? lstart : fpos;
 		b = lend < fend - 1 ? lend + 1 : fend;
 		zero_segment(f, (uint32_t)(a - fpos), (uint32_t)(b - fpos));
-		if (f->order) {
-			sim_folio_split(s, f);
+		/* truncate_inode_partial_folio(): a folio that cannot be
+		 * split stays if dirty and goes whole if clean */
+		if (f->order && sim_folio_split(s, f))
 			idx = a >> s->pshift;	/* now order-0 pages */
-		}
+		else if (f->order && !(fl_get(f) & F_DIRTY))
+			sim_folio_remove(s, f);
 	}
 }
 

@@ -132,6 +132,19 @@ static void hole_dirty(struct lbs_sim *s, const struct folio *f, uint32_t off,
 }
 
 /*
+ * A block of a large folio that holds several (large_folios) may be
+ * clean under the folio's one dirty bit, over a hole it read as zeroes:
+ * skipping it loses nothing unless it holds other bytes.
+ */
+static bool unit_holds_data(const struct folio *f, uint32_t u, uint32_t unit)
+{
+	for (uint32_t i = u * unit; i < (u + 1) * unit; i++)
+		if (f->data[i])
+			return true;
+	return false;
+}
+
+/*
  * iomap_do_writepage() + iomap_writepage_map() for one dirty folio: one
  * dirty bit, so every uptodate unit inside EOF is written, clean or not.
  */
@@ -184,7 +197,8 @@ static void writepage(struct lbs_sim *s, struct folio *f, struct sim_ioend *io)
 			 * large folio it was split from, which may lie over
 			 * holes.)
 			 */
-			if (s->bs > s->ps)
+			if (s->bs > s->ps && (f->nunits == 1 ||
+					     unit_holds_data(f, u, unit)))
 				hole_dirty(s, f, u * unit,
 					   end_pos - upos < unit ?
 					   (uint32_t)(end_pos - upos) : unit);
@@ -292,6 +306,10 @@ void lbs_sim_settle(struct lbs_sim *s)
 {
 	if (!s->inflight)
 		return;
+	/* between submission and completion: its folios are under
+	 * writeback, which every mm event must respect */
+	if (s->inflight->npend)
+		sim_mm_point(s, SIM_MM_IOEND, s->inflight->pend[0].idx);
 	ioend_complete(s, s->inflight);
 	free(s->inflight);
 	s->inflight = NULL;

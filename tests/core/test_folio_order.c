@@ -20,6 +20,7 @@
 #include "cmp.h"
 #include "grid.h"
 #include "lbs_folio.h"
+#include "lbs_iomap.h"
 
 #define P4K	12
 #define B64K	16

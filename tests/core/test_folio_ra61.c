@@ -21,6 +21,7 @@
 #include "cmp.h"
 #include "grid.h"
 #include "lbs_folio.h"
+#include "lbs_iomap.h"
 
 #define P4K	12
 /* MAX_PAGECACHE_ORDER: x86_64 6.1 with THP (HPAGE_PMD_ORDER), without

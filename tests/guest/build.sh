@@ -28,6 +28,11 @@ mv "$bin.tmp" "$bin"
 file -L "$bin" | grep -q 'statically linked' || { echo "build.sh: $bin is not static" >&2; exit 1; }
 echo "$bin:/bin/lbs-verify"
 
+frag=$out/lbs-frag
+$CC -static -O2 -g -Wall -Wextra -Werror -o "$frag.tmp" "$HERE/frag.c"
+mv "$frag.tmp" "$frag"
+echo "$frag:/bin/lbs-frag"
+
 fsx=$BUILD/meson/sim/lbs-fsx-static
 [ -f "$BUILD/meson/build.ninja" ] || meson setup "$BUILD/meson" "$ROOT" >&2
 ninja -C "$BUILD/meson" sim/lbs-fsx-static sim/lbs-sim >&2

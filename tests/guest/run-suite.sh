@@ -8,7 +8,8 @@
 # Reads /lbs/config (shell assignments): KERNEL (expectation key, e.g.
 # ref-6.12), BLOCK_SIZES, LBS_OPS (ops per lbs-fsx campaign), LBS_SEED,
 # LBS_DIFF_FILE_SIZE (the differential's file limit, the one lbs-sim used),
-# LBS_MODE (suite, or powercut-run / powercut-check with LBS_BS and, for
+# LBS_FRAG (fragment that percentage of free memory for each block size's
+# tests: tests/guest/frag.c), LBS_MODE (suite, or powercut-run / powercut-check with LBS_BS and, for
 # the run, LBS_CUT_AFTER: the two boots of tests/qemu/powercut.sh, see
 # powercut() below).
 # Disks are found by their virtio serial (/sys/block/vdX/serial):
@@ -43,13 +44,14 @@ list() {
 	echo mount
 	"$VERIFY" --list || return 1
 	for t in $FSX_TESTS; do echo "$t"; done
+	echo folio-orders
 }
 if [ "${1:-}" = --list ]; then
 	list
 	exit $?
 fi
 
-KERNEL=unknown BLOCK_SIZES="" LBS_OPS=10000 LBS_SEED=1 LBS_DIFF_FILE_SIZE="" LBS_MODE=suite
+KERNEL=unknown BLOCK_SIZES="" LBS_OPS=10000 LBS_SEED=1 LBS_DIFF_FILE_SIZE="" LBS_MODE=suite LBS_FRAG=""
 # shellcheck disable=SC1091
 [ -f /lbs/config ] && . /lbs/config
 EXPECT=/lbs/expect.txt
@@ -146,6 +148,93 @@ run() {
 	*:fail*) report "$bs" "$t" fail "${last#fail }" ;;
 	*) report "$bs" "$t" fail "exit $rc, output: $(echo "$out" | tail -n 2 | tr '\n' ' ')" ;;
 	esac
+}
+
+# The folio census of one block size: page cache folios added on the test
+# disk, by order (filemap:mm_filemap_add_to_page_cache), and page
+# allocations above order 1 that failed (kmem:mm_page_alloc without a
+# page), counted by hist triggers from the mount to the end of the tests.
+TRACE=/sys/kernel/tracing
+CEV=$TRACE/events/filemap/mm_filemap_add_to_page_cache
+CAL=$TRACE/events/kmem/mm_page_alloc
+CTRIG="" ATRIG="hist:keys=order:vals=hitcount if order > 1 && pfn == 18446744073709551615"
+census_start() { # census_start DEV
+	[ -d $TRACE/events ] || mount -t tracefs nodev $TRACE 2>/dev/null
+	census_stop
+	set -- $(stat -L -c '%t %T' "$1")
+	CTRIG="hist:keys=order:vals=hitcount if s_dev == $(( (0x$1 << 20) | 0x$2 ))"
+	echo "$CTRIG" >$CEV/trigger 2>/dev/null && echo "$ATRIG" >$CAL/trigger 2>/dev/null
+}
+census_stop() {
+	[ -z "$CTRIG" ] || echo "!$CTRIG" >$CEV/trigger 2>/dev/null
+	echo "!$ATRIG" >$CAL/trigger 2>/dev/null
+	CTRIG=""
+}
+# "order:count ..." from a hist file
+census_counts() {
+	sed -n 's/^{ order: *\([0-9]*\) } hitcount: *\([0-9]*\)$/\1:\2/p' "$1" | sort -n | tr '\n' ' ' | sed 's/ $//'
+}
+# census BS: report folio-orders.  With blocks larger than pages a large
+# folio must hold whole blocks: order 0 or at least max(block order, 2).
+# The patched kernel must have run both regimes, large folios of whole
+# blocks and blocks of pages; every kernel must have made no folio of an
+# order between 1 and the block's.
+census() {
+	bs=$1
+	if [ -z "$CTRIG" ]; then
+		report "$bs" folio-orders fail "no folio census: tracefs hist triggers unavailable"
+		return
+	fi
+	f=$(census_counts $CEV/hist) a=$(census_counts $CAL/hist)
+	census_stop
+	bo=0 b=$bs
+	while [ "$b" -gt 4096 ]; do b=$((b / 2)) bo=$((bo + 1)); done
+	m=$bo
+	[ "$m" -ge 2 ] || m=2
+	why="folios by order: ${f:-none}; failed allocations above order 1: ${a:-none}"
+	large=0 small=0 bad="" fell=0
+	# readahead's failed large allocations: orders m to 8 (huge pages,
+	# order 9 and up, are lbs-frag's and khugepaged's)
+	for oc in $a; do
+		o=${oc%%:*} c=${oc#*:}
+		[ "$o" -lt "$m" ] || [ "$o" -gt 8 ] || fell=$((fell + c))
+	done
+	for oc in $f; do
+		o=${oc%%:*} c=${oc#*:}
+		if [ "$o" = 0 ]; then small=$((small + c))
+		elif [ "$o" -ge "$m" ]; then large=$((large + c))
+		elif [ "$bo" -gt 0 ]; then bad="$bad $o"
+		fi
+	done
+	if [ -n "$bad" ]; then
+		report "$bs" folio-orders fail "folios of orders$bad hold part of a block: $why"
+	elif [ "$bo" -gt 0 ] && [ "$large" = 0 ]; then
+		report "$bs" folio-orders fail "no large folio of whole blocks: $why"
+	elif [ "$bo" -gt 0 ] && [ "$KERNEL" = patched-6.1 ] && [ "$small" = 0 ]; then
+		report "$bs" folio-orders fail "no block made of pages: $why"
+	elif [ -n "$LBS_FRAG" ] && [ "$fell" = 0 ]; then
+		report "$bs" folio-orders fail "memory fragmented, yet no allocation of orders $m to 8 failed: $why"
+	else
+		report "$bs" folio-orders pass "$why"
+	fi
+}
+
+# LBS_FRAG: hold that share of free memory fragmented while the tests run
+FRAGPID=""
+frag_start() {
+	[ -n "$LBS_FRAG" ] || return 0
+	lbs-frag "$LBS_FRAG" >/tmp/frag.out 2>&1 &
+	FRAGPID=$!
+	while kill -0 "$FRAGPID" 2>/dev/null && ! grep -q '^LBS-FRAG: ready' /tmp/frag.out; do
+		sleep 1
+	done
+	echo "LBS-LOG $bs frag: $(tail -n 1 /tmp/frag.out)"
+}
+frag_stop() {
+	[ -n "$FRAGPID" ] || return 0
+	kill "$FRAGPID" 2>/dev/null
+	wait "$FRAGPID" 2>/dev/null
+	FRAGPID=""
 }
 
 devof() { # devof SERIAL -> /dev/vdX
@@ -293,6 +382,8 @@ for bs in $BLOCK_SIZES; do
 		if mount -t xfs "$m" /mnt/m 2>/tmp/err; then
 			mounted=1
 			report "$bs" mount pass ""
+			frag_start
+			census_start "$m" || census_stop
 		else
 			msg=$(dmesg | grep -F "XFS (${m#/dev/})" | tail -n 1 | sed 's/^\[[^]]*\] *//')
 			why="mount refused: ${msg:-$(cat /tmp/err)}"
@@ -305,6 +396,9 @@ for bs in $BLOCK_SIZES; do
 	for t in $TESTS; do
 		case $t in
 		mount) continue ;;
+		folio-orders)
+			if [ "$mounted" = 0 ]; then report "$bs" "$t" skip "$skipwhy"; continue; fi
+			census "$bs" ;;
 		runt-ag)
 			if [ "$mounted" = 0 ]; then report "$bs" "$t" skip "$skipwhy"; continue; fi
 			if [ -z "$r" ]; then report "$bs" "$t" fail "no disk with serial r$bs"; continue; fi
@@ -323,6 +417,7 @@ for bs in $BLOCK_SIZES; do
 			run "$bs" "$t" "$VERIFY" "$t" /mnt/m "$bs" "$m" ;;
 		esac
 	done
+	frag_stop
 	if [ "$mounted" = 1 ]; then
 		umount /mnt/m || echo "LBS-LOG $bs: umount /mnt/m failed"
 	fi

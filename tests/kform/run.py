@@ -32,7 +32,8 @@ def main():
     subprocess.run(gen, check=True)
 
     srcs = [os.path.join(out, p) for p in
-            ("fs/iomap/lbs.c", "fs/xfs/libxfs/xfs_lbs.c", "fs/xfs/xfs_lbs_test.c")]
+            ("fs/iomap/lbs.c", "mm/lbs_folio.c", "fs/xfs/libxfs/xfs_lbs.c",
+             "fs/xfs/xfs_lbs_test.c")]
     srcs.append(os.path.join(HERE, "kunit_main.c"))
     exe = os.path.join(out, "lbs_kunit")
     cmd = (shlex.split(args.cc) + ["-std=gnu11", "-Wall", "-Wextra", "-Werror",

@@ -16,6 +16,10 @@
 #   --name NAME       worktree build/linux/NAME, output build/qemu/NAME (default K)
 #   --expect KEY      expectation key in tests/guest/expect.txt (default K)
 #   --ops N           ops per lbs-fsx campaign (default $LBS_OPS or 10000)
+#   --fragment PCT    before each block size's tests the guest fragments
+#                     PCT% of its free memory (tests/guest/frag.c) and holds
+#                     it so: large folio allocations fail and fall back,
+#                     which folio-orders then requires to have happened
 #   LBS_KERNEL_IMAGE  use this bzImage instead of building (it must be the
 #                     kernel named by --kernel; the report says "prebuilt")
 #
@@ -50,7 +54,7 @@ export LBS_BUILD="$BUILD"
 die() { echo "verify.sh: error: $*" >&2; exit 2; }
 say() { echo "verify.sh: $*" >&2; }
 
-kernel="" sizes="4096 8192 16384 32768 65536" series="" name="" expectkey="" ops=${LBS_OPS:-10000}
+kernel="" sizes="4096 8192 16384 32768 65536" series="" name="" expectkey="" ops=${LBS_OPS:-10000} frag=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -59,6 +63,7 @@ while [ $# -gt 0 ]; do
 	--name) name=$2; shift 2 ;;
 	--expect) expectkey=$2; shift 2 ;;
 	--ops) ops=$2; shift 2 ;;
+	--fragment) frag=$2; shift 2 ;;
 	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '/^[^#]/d; s/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
@@ -149,7 +154,7 @@ tests=$(LBS_VERIFY_BIN=$verify_bin sh "$ROOT/tests/guest/run-suite.sh" --list) |
 	die "run-suite.sh --list failed"
 tests=$(echo "$tests" | tr '\n' ' ')
 case " $tests" in
-*" mount "*" stale-buffered "*" differential ") ;;
+*" mount "*" stale-buffered "*" differential folio-orders ") ;;
 *) die "run-suite.sh --list gave an incomplete list: $tests" ;;
 esac
 
@@ -197,6 +202,7 @@ cfg=$out/guest/config
 	echo "LBS_OPS=$ops"
 	echo "LBS_SEED=${LBS_SEED:-1}"
 	echo "LBS_DIFF_FILE_SIZE=$diff_fsize"
+	echo "LBS_FRAG=$frag"
 } >"$cfg"
 # shellcheck disable=SC2086
 initrd=$("$HERE/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$ROOT/tests/guest/run-suite.sh:/test.sh" \
