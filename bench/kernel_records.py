@@ -15,7 +15,9 @@ Format, version 1: UTF-8 text, fields separated by one tab.
 
 Parameters: run (the file's name: UTC start time and the mode's tag),
 status (ok: every boot, job, count and kernel-warning scan passed; else
-failed), pairs, rounds, size_mb, dirty_mb, mount_opts, qemu_mem, insns
+failed), pairs, rounds, size_mb, dirty_mb, mount_opts, frag (FRAG: the
+share of free memory the guest fragmented; "" in records before it),
+qemu_mem, insns
 and profile (0 or 1: --insns, --profile), insn_profile (INSN_PROFILE),
 project (git rev-parse --short=12 HEAD of this project, "+" when tracked
 files differed from it), wall_s (the run's wall time).
@@ -32,7 +34,9 @@ from kernel_fio_stats import JOBS, Cell
 
 MAGIC = "# lbs kernel-fio record 1"
 PARAMS = ("run", "status", "pairs", "rounds", "size_mb", "dirty_mb", "mount_opts",
-          "qemu_mem", "insns", "profile", "insn_profile", "project", "wall_s")
+          "qemu_mem", "insns", "profile", "insn_profile", "project", "wall_s", "frag")
+# parameters later runs added: a record from before them reads as ""
+LATER = ("frag",)
 COLUMNS = "kernel\tbs\tround\tjob\tmetric\tvalue"
 METRICS = ("mbs", "user_bytes", "dev_bytes", "kinsn")
 KERNELS = ("patched-6.1", "stock-6.1", "ref-6.12")
@@ -53,6 +57,7 @@ CHECKS = {  # what a parameter's value must match ("" is allowed where it may)
     "insn_profile": re.compile(r"^(|%s)$" % "|".join(JOB_NAMES)),
     "project": re.compile(r"^[0-9a-f]{12}\+?$"),
     "wall_s": re.compile(r"^[0-9]+$"),
+    "frag": re.compile(r"^[0-9]*$"),
 }
 COMMIT_RE = re.compile(r"^[0-9a-f]{12}$")
 
@@ -138,6 +143,8 @@ def parse(text, where):
         if not CHECKS[f[0]].match(value):
             bad(n, "bad value '%s' for %s" % (f[1], f[0]))
         params[f[0]] = value
+    for k in LATER:
+        params.setdefault(k, "")
     missing = [k for k in PARAMS if k not in params]
     if missing:
         bad(n, "parameters missing from the header: %s" % ", ".join(missing))
