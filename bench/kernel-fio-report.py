@@ -204,6 +204,8 @@ def write_record(a, pairs, boots, failed):
                          (("mbs", x["mbs"]), ("user_bytes", x["user"]), ("dev_bytes", x["dev"]),
                           ("kinsn", x.get("kinsn"))) if v is not None]
     params["status"] = "failed" if failed or errs else "ok"
+    for k in kernel_records.LATER:
+        params.setdefault(k, "")
     missing = [k for k in kernel_records.PARAMS if k not in params]
     unknown = [k for k in params if k not in kernel_records.PARAMS]
     if missing or unknown:

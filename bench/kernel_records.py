@@ -208,6 +208,9 @@ def read(path):
 
 def render(params, kernels, rows):
     """The record's text. rows: (kernel, bs, round, job, metric, value)."""
+    params = dict(params)
+    for k in LATER:
+        params.setdefault(k, "")
     out = [MAGIC]
     out += ["# %s\t%s" % (k, params[k] if params[k] != "" else "-") for k in PARAMS]
     out += ["# kernel\t%s\t%s" % (k, kernels[k]) for k in sorted(kernels)]
