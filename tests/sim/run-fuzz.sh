@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Fuzz the .fsxops parser with libFuzzer for N inputs (default 300000),
-# from a fixed seed: the same inputs on any machine, however busy; a slow
-# host only takes longer.
+# from a fixed seed, with address randomisation off (setarch -R: compared
+# pointers feed the fuzzer's features) and no corpus reloads (-reload=0:
+# timed): the same inputs however busy the host; a slow host only takes
+# longer.  The inputs depend on the binary, so on where it was built.
 #
 # Usage: tests/sim/run-fuzz.sh [--plant-bug] [RUNS] [BUILDDIR]
 # Builds BUILDDIR/fuzz_fsxops (default build/fuzz) with clang
@@ -37,12 +39,12 @@ echo "run-fuzz.sh: fuzzing the .fsxops parser, $runs inputs${plant:+ (planted bu
 if [ -z "$plant" ]; then
 	# not exec: the trap removes $work when the fuzzer is done
 	rc=0
-	"$exe" -runs="$runs" -seed=1 -max_len=4096 -artifact_prefix="$work/" \
+	setarch "$(uname -m)" -R "$exe" -runs="$runs" -seed=1 -reload=0 -max_len=4096 -artifact_prefix="$work/" \
 		"$work" "$top/tests/sim/corpus" || rc=$?
 	exit "$rc"
 fi
 rc=0
-"$exe" -runs="$runs" -seed=1 -max_len=4096 -artifact_prefix="$work/" \
+setarch "$(uname -m)" -R "$exe" -runs="$runs" -seed=1 -reload=0 -max_len=4096 -artifact_prefix="$work/" \
 	"$work" "$top/tests/sim/corpus" >"$work/log" 2>&1 || rc=$?
 found=""
 for a in "$work"/crash-*; do
