@@ -85,14 +85,6 @@ static bool alloc_fails(struct lbs_sim *s)
 	return s->alloc_fail_pct && sim_rand(s) % 100 < s->alloc_fail_pct;
 }
 
-static bool range_cached(struct lbs_sim *s, uint64_t index, uint32_t order)
-{
-	for (uint64_t i = index; i < index + ((uint64_t)1 << order); i++)
-		if (sim_folio_lookup(s, i))
-			return true;
-	return false;
-}
-
 /*
  * filemap_alloc_folio() + filemap_add_folio(): NULL when a large
  * allocation fails (the knob) or meets a cached page (-EEXIST); order 0
@@ -100,7 +92,7 @@ static bool range_cached(struct lbs_sim *s, uint64_t index, uint32_t order)
  */
 struct folio *sim_lf_alloc(struct lbs_sim *s, uint64_t index, uint32_t order)
 {
-	if (order && range_cached(s, index, order)) {
+	if (order && sim_range_cached(s, index, order)) {
 		s->c.lf.fallbacks++;
 		return NULL;
 	}

@@ -114,6 +114,18 @@ struct folio *sim_folio_add(struct lbs_sim *s, uint64_t index,
 	return f;
 }
 
+/*
+ * Whether any of the 2^@order pages at @index is cached: a folio of that
+ * order cannot be added there (filemap_add_folio() -EEXIST).
+ */
+bool sim_range_cached(struct lbs_sim *s, uint64_t index, uint32_t order)
+{
+	for (uint64_t i = index; i < index + ((uint64_t)1 << order); i++)
+		if (sim_folio_lookup(s, i))
+			return true;
+	return false;
+}
+
 /* __filemap_get_folio(FGP_CREAT): the write path makes order 0 only */
 struct folio *sim_folio_get(struct lbs_sim *s, uint64_t index)
 {

@@ -7,14 +7,6 @@
 #define _GNU_SOURCE
 #include "sim_int.h"
 
-static bool range_cached(struct lbs_sim *s, uint64_t index, uint32_t order)
-{
-	for (uint64_t i = index; i < index + ((uint64_t)1 << order); i++)
-		if (sim_folio_lookup(s, i))
-			return true;
-	return false;
-}
-
 static uint32_t lowest_bit(uint64_t v)	/* __ffs() */
 {
 	return (uint32_t)__builtin_ctzll(v);
@@ -64,7 +56,7 @@ void sim_readahead(struct lbs_sim *s, uint64_t index, uint64_t last)
 			while (i + ((uint64_t)1 << order) - 1 > limit)
 				if (--order == 1)
 					order = 0;
-			if (range_cached(s, i, order))
+			if (sim_range_cached(s, i, order))
 				break;
 			add_and_read(s, i, order);
 			i += (uint64_t)1 << order;

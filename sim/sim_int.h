@@ -236,6 +236,7 @@ struct around_src {
 struct ioend;
 struct folio *sim_folio_lookup(struct lbs_sim *s, uint64_t index);
 struct folio *sim_folio_get(struct lbs_sim *s, uint64_t index);
+bool sim_range_cached(struct lbs_sim *s, uint64_t index, uint32_t order);
 struct folio *sim_folio_add(struct lbs_sim *s, uint64_t index,
 			    uint32_t order);
 bool sim_folio_split(struct lbs_sim *s, struct folio *f);
