@@ -8,10 +8,10 @@
 # Reads /lbs/config (shell assignments): KERNEL (expectation key, e.g.
 # ref-6.12), BLOCK_SIZES, LBS_OPS (ops per lbs-fsx campaign), LBS_SEED,
 # LBS_DIFF_FILE_SIZE (the differential's file limit, the one lbs-sim used),
-# LBS_FRAG (fragment that percentage of free memory for each block size's
-# tests: tests/guest/frag.c), LBS_MODE (suite, or powercut-run / powercut-check with LBS_BS and, for
-# the run, LBS_CUT_AFTER: the two boots of tests/qemu/powercut.sh, see
-# powercut() below).
+# LBS_FRAG (fragment that percentage of free memory for each block
+# size's tests: tests/guest/frag.c), LBS_MODE (suite, or powercut-run /
+# powercut-check with LBS_BS and, for the run, LBS_CUT_AFTER: the two
+# boots of tests/qemu/powercut.sh, see powercut() below).
 # Disks are found by their virtio serial (/sys/block/vdX/serial):
 #   m<BS>  main image, block size BS, pre-filled with "STALEDA\n" before mkfs
 #   r<BS>  runt-last-AG image, block size BS
@@ -189,6 +189,7 @@ census() {
 	census_stop
 	bo=0 b=$bs
 	while [ "$b" -gt 4096 ]; do b=$((b / 2)) bo=$((bo + 1)); done
+	# m counted here, not asked of core: the census checks core's rule
 	m=$bo
 	[ "$m" -ge 2 ] || m=2
 	why="folios by order: ${f:-none}; failed allocations above order 1: ${a:-none}"
