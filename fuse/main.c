@@ -4,7 +4,7 @@
  * is one lbs_sim instance; core/ makes every block-size decision.
  *
  *   lbs-fuse --block-size B [--page-size P] [--size S] [--files N]
- *            [--inject NAME[,NAME]] [--large-folios [--write-large-folios]
+ *            [--inject NAME[,NAME]] [--large-folios [--write-pages]
  *            [--alloc-fail P] [--mm-events P]] [-f] [-d] [-s] [-o OPTS]
  *            MOUNTPOINT
  *
@@ -33,7 +33,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lbs-fuse --block-size B [--page-size P] [--size S] [--files N]\n"
-		"                [--inject NAME[,NAME...]] [--large-folios [--write-large-folios]\n"
+		"                [--inject NAME[,NAME...]] [--large-folios [--write-pages]\n"
 		"                [--alloc-fail P] [--mm-events P]] [-f] [-d] [-s] [-o OPTS] MOUNTPOINT\n"
 		"  --block-size B  simulated XFS block size, 512..65536, a power of two\n"
 		"  --page-size P   simulated page size: 4096 (default), 16384, 65536\n"
@@ -42,8 +42,8 @@ static void usage(FILE *f)
 		"  --files N       most regular files at once (default %d; each costs about\n"
 		"                  2 x S of memory); more get ENOSPC\n"
 		"  --inject NAME   fault knob: %s\n"
-		"  --large-folios  bs > ps: folios of order 0 or of whole blocks (readahead;\n"
-		"                  with --write-large-folios buffered writes too); P%% of large\n"
+		"  --large-folios  bs > ps: folios of order 0 or of whole blocks (readahead and\n"
+		"                  writes; --write-pages: writes make pages); P%% of large\n"
 		"                  allocations fail (--alloc-fail), P%% chance of an mm event\n"
 		"                  (split, eviction, migration) at each point (--mm-events)\n"
 		"  -f              stay in the foreground; -d also prints FUSE requests\n"
@@ -135,7 +135,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "size", 1, NULL, 'S' }, { "files", 1, NULL, 'F' },
 		{ "inject", 1, NULL, 'i' }, { "help", 0, NULL, 'h' },
 		{ "large-folios", 0, NULL, 'L' },
-		{ "write-large-folios", 0, NULL, 'W' },
+		{ "write-pages", 0, NULL, 'W' },
 		{ "alloc-fail", 1, NULL, 'A' }, { "mm-events", 1, NULL, 'M' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -149,7 +149,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	while ((c = getopt_long(argc, argv, "+fdso:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'L': o->lf.large_folios = true; break;
-		case 'W': o->lf.write_large = true; break;
+		case 'W': o->lf.write_pages = true; break;
 		case 'A': case 'M':
 			if (parse_size(optarg, &v) || v > 100)
 				return bad("--alloc-fail and --mm-events take a "

@@ -24,10 +24,10 @@ int sim_lf_config_check(const struct lbs_sim_config *cfg,
 
 	if (!lf->large_folios) {
 		if (!lf->alloc_fail_pct && !lf->mm_event_pct && !lf->max_order &&
-		    !lf->write_large)
+		    !lf->write_pages)
 			return 0;
 		snprintf(err, errlen, "allocation failures, mm events and "
-			 "large write folios need large folios at block "
+			 "--write-pages need large folios at block "
 			 "size > page size");
 		return -1;
 	}
@@ -58,7 +58,7 @@ void sim_lf_setup(struct lbs_sim *s, const struct lbs_sim_lf_config *lf)
 	if (!lf->large_folios)
 		return;
 	s->lf = true;
-	s->lf_write_large = lf->write_large;
+	s->lf_write_pages = lf->write_pages;
 	/* a default that makes folios of one and of two blocks */
 	s->max_order = lf->max_order ? lf->max_order :
 		       lbs_folio_min_order(s->blkbits, s->pshift) + 1;
@@ -162,10 +162,11 @@ void sim_lf_readahead(struct lbs_sim *s, uint64_t index, uint64_t last)
 }
 
 /*
- * __filemap_get_folio(FGP_CREAT) for a write of [pos, pos+len) whose
- * first byte's page has no folio: order 0, as in 6.1 and the series; with
- * write_large, 6.6's large folio creation with the bimodal orders,
- * stepping down on failure to order 0.
+ * iomap_get_folio() for a write of [pos, pos+len) whose first byte's
+ * page has no folio (patches 36-37): the folio lbs_write_folio() gives,
+ * stepping down (lbs_folio_order_fallback()) past orders whose range
+ * holds a cached page or whose allocation fails, to order 0 in the end.
+ * With write_pages, order 0 at once, as 6.1's write path.
  */
 struct folio *sim_lf_write_folio(struct lbs_sim *s, uint64_t pos,
 				 uint64_t len)
@@ -176,7 +177,7 @@ struct folio *sim_lf_write_folio(struct lbs_sim *s, uint64_t pos,
 
 	if (f)
 		return f;
-	if (!s->lf_write_large)
+	if (s->lf_write_pages)
 		return sim_lf_alloc(s, pos >> s->pshift, 0);
 	lbs_write_folio(s->blkbits, s->pshift, pos, len, s->max_order, &index,
 			&order);

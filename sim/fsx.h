@@ -29,7 +29,7 @@ struct lbs_fsx_opts {
 	uint32_t folio_order;	/* simulator: max_folio_order (bs <= ps) */
 	/* simulator: large folios at bs > ps, their allocation failure and
 	 * mm event chances (percent); the mm seed is @seed's */
-	bool large_folios, write_large;
+	bool large_folios, write_pages;
 	uint32_t alloc_fail_pct, mm_event_pct;
 	bool no_crash;		/* leave crash out of the mix */
 	/* named exceptions a crash check may use (LBS_CRASH_F(), oracle.h;

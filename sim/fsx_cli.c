@@ -28,7 +28,7 @@ static const struct option common[] = {
 	{ "max-folio-order", 1, NULL, O_FOLIO },
 	{ "large-folios", 0, NULL, O_LF }, { "alloc-fail", 1, NULL, O_AFAIL },
 	{ "mm-events", 1, NULL, O_MM },
-	{ "write-large-folios", 0, NULL, O_WL },
+	{ "write-pages", 0, NULL, O_WL },
 	{ "crash-allow", 1, NULL, O_CRASH_ALLOW },
 	{ "test-perturb-write", 1, NULL, O_PERTURB_W },
 	{ "test-perturb-gendata", 0, NULL, O_PERTURB_G },
@@ -141,13 +141,13 @@ static int one(struct fsx_cli *cli, int c, const char *arg)
 		if (!cli->inject_parse) {
 			fprintf(stderr, "%s: --%s: only the simulator has it\n",
 				cli->prog, c == O_LF ? "large-folios" :
-				"write-large-folios");
+				"write-pages");
 			return -1;
 		}
 		if (c == O_LF)
 			o->large_folios = true;
 		else
-			o->write_large = true;
+			o->write_pages = true;
 		return 0;
 	case O_NOCRASH: o->no_crash = true; return 0;
 	case O_QUIET: o->quiet = true; return 0;
@@ -300,8 +300,8 @@ void fsx_cli_usage(FILE *f, bool inject)
 			"  --large-folios       bs > ps: folios of order 0 or at least\n"
 			"                       the block's (up to --max-folio-order,\n"
 			"                       default one above the block's)\n"
-			"  --write-large-folios with it: writes into uncached blocks make\n"
-			"                       large folios too (6.6; not the series)\n"
+			"  --write-pages        with it: writes into uncached blocks make\n"
+			"                       pages, not large folios (6.1's write path)\n"
 			"  --alloc-fail P       with it: P%% of large allocations fail\n"
 			"  --mm-events P        with it: P%% chance of a split, eviction,\n"
 			"                       migration or invalidation at each point\n");

@@ -221,7 +221,7 @@ void lbs_fsx_sim_config(const struct lbs_fsx_opts *o,
 		.max_order = o->large_folios ? o->folio_order : 0,
 		.alloc_fail_pct = o->alloc_fail_pct,
 		.mm_event_pct = o->mm_event_pct, .seed = o->seed,
-		.write_large = o->write_large,
+		.write_pages = o->write_pages,
 	};
 }
 

@@ -129,9 +129,9 @@ struct lbs_sim_lf_config {
 	uint32_t alloc_fail_pct;  /* large allocations failing, 0..100 */
 	uint32_t mm_event_pct;	  /* chance of an mm event at each point */
 	uint64_t seed;		  /* seeds both */
-	/* buffered writes into an uncached block make large folios too, as
-	 * 6.6's write path does; the series' kernel makes order 0 there */
-	bool write_large;
+	/* buffered writes into an uncached block make order-0 pages, as the
+	 * series did before its write path made large folios (patch 37) */
+	bool write_pages;
 };
 
 /* fallocate modes (Linux values) */

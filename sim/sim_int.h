@@ -95,7 +95,7 @@ struct lbs_sim {
 	struct lbs_sim_counters c;
 	struct sim_ioend *inflight;	/* lbs_sim_writeback_split() */
 	bool lf;			/* large_folios (bs > ps) */
-	bool lf_write_large;		/* ... on the write path too */
+	bool lf_write_pages;		/* ... but not on the write path */
 	uint32_t alloc_fail_pct, mm_pct;
 	uint64_t rng;			/* mm_seed's stream */
 };

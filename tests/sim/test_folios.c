@@ -27,7 +27,6 @@ static struct lbs_sim *mk(uint32_t bs, uint32_t afail, uint32_t mm)
 	struct lbs_sim_config c = { .block_size = bs, .page_size = 4096,
 				    .max_file_size = MAXSZ };
 	struct lbs_sim_lf_config lf = { .large_folios = true,
-					.write_large = true,
 					.alloc_fail_pct = afail,
 					.mm_event_pct = mm, .seed = 1 };
 	char err[256];
@@ -169,16 +168,17 @@ static void t_write_folios(void **state)
 }
 
 /*
- * The series' kernel: writes into uncached blocks make order-0 folios
- * (6.1's __filemap_get_folio()) and zero around them; readahead makes the
- * large folios.
+ * write_pages, 6.1's write path (the series before patch 37): writes into
+ * uncached blocks make order-0 folios and zero around them; readahead
+ * makes the large folios.
  */
-static void t_kernel_write_path(void **state)
+static void t_write_pages(void **state)
 {
 	static uint8_t buf[1 << 17];
 	struct lbs_sim_config c = { .block_size = 65536, .page_size = 4096,
 				    .max_file_size = MAXSZ };
-	struct lbs_sim_lf_config lf = { .large_folios = true, .seed = 1 };
+	struct lbs_sim_lf_config lf = { .large_folios = true,
+					.write_pages = true, .seed = 1 };
 	char err[256];
 	struct lbs_sim *s = lbs_sim_create_lf(&c, &lf, err, sizeof(err));
 
@@ -238,7 +238,6 @@ static void t_all_fail_is_order0(void **state)
 
 			assert_int_equal(run(&o, &k0, &r0, NULL), 0);
 			o.large_folios = true;
-			o.write_large = true;
 			o.alloc_fail_pct = 100;
 			assert_int_equal(run(&o, &k1, &r1, NULL), 0);
 			assert_true(r0.final_sum_valid && r1.final_sum_valid);
@@ -279,7 +278,7 @@ static void t_campaigns(void **state)
 			struct lbs_fsx_opts o = { .block_size = bss[i],
 				.page_size = 4096, .ops = 6000,
 				.seed = 40 + i * 3 + j, .quiet = true,
-				.large_folios = true, .write_large = true,
+				.large_folios = true,
 				.alloc_fail_pct = fails[j], .mm_event_pct = 30 };
 			struct lbs_sim_counters k;
 			struct lbs_fsx_result r;
@@ -310,8 +309,8 @@ static void t_campaigns(void **state)
 	}
 }
 
-/* the series' kernel (large folios from readahead only): both regimes */
-static void t_kernel_campaigns(void **state)
+/* write_pages (large folios from readahead only): both regimes as well */
+static void t_write_pages_campaigns(void **state)
 {
 	static const uint32_t bss[] = { 16384, 65536 };
 
@@ -319,7 +318,7 @@ static void t_kernel_campaigns(void **state)
 	for (size_t i = 0; i < 2; i++) {
 		struct lbs_fsx_opts o = { .block_size = bss[i],
 			.page_size = 4096, .ops = 6000, .seed = 60 + i,
-			.quiet = true, .large_folios = true,
+			.quiet = true, .large_folios = true, .write_pages = true,
 			.alloc_fail_pct = 50, .mm_event_pct = 30 };
 		struct lbs_sim_counters k;
 		struct lbs_fsx_result r;
@@ -341,7 +340,7 @@ static void negative(const char *knob, uint32_t bs, uint32_t afail,
 {
 	struct lbs_fsx_opts o = { .block_size = bs, .page_size = 4096,
 		.ops = 20000, .seed = 1, .quiet = true, .large_folios = true,
-		.write_large = true, .alloc_fail_pct = afail, .mm_event_pct = mm,
+		.alloc_fail_pct = afail, .mm_event_pct = mm,
 		.inject = lbs_sim_inject_parse(knob) };
 	struct lbs_sim_counters k;
 	struct lbs_fsx_result r;
@@ -388,11 +387,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(t_split_rules),
 		cmocka_unit_test(t_write_folios),
 		cmocka_unit_test(t_all_fail_is_order0),
-		cmocka_unit_test(t_kernel_write_path),
+		cmocka_unit_test(t_write_pages),
 	};
 	const struct CMUnitTest camp[] = {
 		cmocka_unit_test(t_campaigns),
-		cmocka_unit_test(t_kernel_campaigns),
+		cmocka_unit_test(t_write_pages_campaigns),
 	};
 	const struct CMUnitTest neg[] = {
 		cmocka_unit_test(t_negative),
