@@ -204,7 +204,8 @@ static int block_state(int fd, long blk, unsigned char *raw, enum bstate *st)
  * completion either converts it with its other pages stale or leaves the
  * written pages unconverted).  Returns the last written block.
  */
-static int check_pass(int fd, const struct model *m, long nblk, long *last)
+static int check_pass(int fd, const struct model *m, long nblk, long *last,
+		      const char *mode)
 {
 	unsigned char *raw = abuf(bs);
 	enum bstate st;
@@ -232,11 +233,11 @@ static int check_pass(int fd, const struct model *m, long nblk, long *last)
 			    b, p / PG, *last);
 	}
 	free(raw);
-	fprintf(stderr, "wb-budget-stop: blocks 0-%ld written, %ld unwritten, of %ld\n",
-		*last, unwritten, nblk);
+	fprintf(stderr, "wb-budget-stop (%s): blocks 0-%ld written, %ld unwritten, of %ld\n",
+		mode, *last, unwritten, nblk);
 	CHK(*last >= 1 && *last < nblk - 1,
-	    "the pass wrote blocks 0-%ld of %ld: no budgeted stop to check (chunk or thresholds not as this test sets them)",
-	    *last, nblk);
+	    "the pass wrote blocks 0-%ld of %ld (%s): no budgeted stop to check (chunk or thresholds not as this test sets them)",
+	    *last, nblk, mode);
 	return 0;
 }
 
@@ -245,7 +246,7 @@ static int check_pass(int fd, const struct model *m, long nblk, long *last)
  * in full (their conversion and size update were logged), everything after
  * reads zeroes, never old disk contents.
  */
-static int check_crash(const struct model *m, long last)
+static int check_crash(const char *name, const struct model *m, long last)
 {
 	long keep = (last + 1) * bs;
 	unsigned char *b;
@@ -253,7 +254,7 @@ static int check_crash(const struct model *m, long last)
 	struct model cut;
 	int fd;
 
-	SYS(fd = open(fpath("wb-budget"), O_RDONLY));
+	SYS(fd = open(fpath(name), O_RDONLY));
 	SYS(fstat(fd, &sb));
 	CHK(sb.st_size >= keep && sb.st_size <= m->size,
 	    "size %ld after shutdown; the pass wrote %ld bytes of %ld", (long)sb.st_size, keep, m->size);
@@ -270,8 +271,19 @@ static int check_crash(const struct model *m, long last)
 	return 0;
 }
 
-static int wb_budget_stop(void)
+/*
+ * One budgeted pass over a file of @pages (order-0 pages: the budget ends
+ * inside a block, where the pass must go on to the block's end) or of
+ * large folios (the write path's, patches 36-37: the budget is charged
+ * per page, patch 35, and runs out at a folio's end).  Pages are had
+ * deterministically by caching the whole file first: fadvise's readahead
+ * (page_cache_ra_unbounded()) makes order-0 folios, and a write keeps a
+ * block that has a page cached in pages.
+ */
+static int wb_budget_stop(int pages)
 {
+	const char *name = pages ? "wb-budget" : "wb-budget-lf";
+	const char *mode = pages ? "pages" : "large folios";
 	long ppb = bs / PG, nblk = 1 + NEW_PAGES / ppb + TRIG_PAGES / ppb;
 	long dirty_before = 1 + NEW_PAGES + TRIG_PAGES, last, base, dirty;
 	unsigned char *b = abuf(16L << 20);
@@ -298,7 +310,7 @@ static int wb_budget_stop(void)
 	 * page that puts the budget's end inside a block.  O_DIRECT leaves
 	 * the writeback index at 0, so the pass starts at page 0. */
 	m_init(&m, nblk * bs);
-	SYS(dfd = newfile("wb-budget", O_DIRECT));
+	SYS(dfd = newfile(name, O_DIRECT));
 	tag = (uint64_t)time(NULL) << 32 ^ (uint64_t)getpid() << 8 ^ 0x5a;
 	fill(b, 0, bs);
 	b[0] ^= 1;	/* page 0 is rewritten below */
@@ -306,8 +318,14 @@ static int wb_budget_stop(void)
 		return -1;
 	m_write(&m, 0, b, bs);
 	close(dfd);
+	SYS(fd = open(fpath(name), O_RDWR));
+	if (pages) {
+		SYS(ftruncate(fd, nblk * bs));
+		errno = posix_fadvise(fd, 0, nblk * bs, POSIX_FADV_WILLNEED);
+		SYS(errno ? -1 : 0);
+		m.size = nblk * bs;
+	}
 	base = meminfo_kb("Dirty");	/* before any of this file's pages */
-	SYS(fd = open(fpath("wb-budget"), O_RDWR));
 	fill(b, 0, PG);
 	if (pwrite_all(fd, b, PG, 0))
 		return -1;
@@ -324,20 +342,21 @@ static int wb_budget_stop(void)
 
 	if (vm_set("dirty_background_bytes", BG_KICK_BYTES))
 		return -1;
-	if (kick_writer("wb-budget", bs + NEW_PAGES * PG, TRIG_PAGES * PG))
+	if (kick_writer(name, bs + NEW_PAGES * PG, TRIG_PAGES * PG))
 		return -1;
 	fill(b, bs + NEW_PAGES * PG, TRIG_PAGES * PG);
 	m_write(&m, bs + NEW_PAGES * PG, b, TRIG_PAGES * PG);
 	if (wait_pass(base / KIB(1) + dirty_before, BUDGET - 24))
 		return -1;
 	SYS(sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE));
-	if (check_pass(fd, &m, nblk, &last))
+	if (check_pass(fd, &m, nblk, &last, mode))
 		return -1;
 
 	free(b);
-	if (shutdown_remount(fd))
+	if (shutdown_remount(fd) || check_crash(name, &m, last))
 		return -1;
-	return check_crash(&m, last);
+	free(m.d);
+	return 0;
 }
 
 static int t_wb_budget_stop(void)
@@ -346,7 +365,9 @@ static int t_wb_budget_stop(void)
 
 	if (vm_save())
 		return -1;
-	ret = wb_budget_stop();
+	ret = wb_budget_stop(1);
+	if (!ret)
+		ret = wb_budget_stop(0);
 	vm_restore();
 	return ret;
 }
