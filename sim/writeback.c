@@ -334,8 +334,9 @@ void sim_ioend_drop(struct lbs_sim *s)
  * xfs_vm_writepages() with the block rounding (lbs_wb_round) and
  * write_cache_pages().  @end is inclusive; INT64_MAX means to EOF.
  * WB_SYNC_NONE (@sync false) stops when nr_to_write runs out, but only
- * at the start of a block (lbs_wb_may_stop).  6.1's write_cache_pages()
- * counts nr_to_write down by one per folio, whatever its size.
+ * at the start of a block (lbs_wb_may_stop).  write_cache_pages()
+ * charges every page of a folio to nr_to_write (patch 35, as 6.3 does;
+ * 6.1 charged one per folio, whatever its size).
  */
 static int writepages(struct lbs_sim *s, uint64_t start, uint64_t end,
 		      int64_t nr, bool sync, uint64_t split)
@@ -377,7 +378,7 @@ static int writepages(struct lbs_sim *s, uint64_t start, uint64_t end,
 			continue;
 		writepage(s, f, cur);
 		written++;
-		r.nr_to_write--;
+		r.nr_to_write -= (int64_t)1 << f->order;
 	}
 	ioend_complete(s, &io);
 	if (cur != &io)
