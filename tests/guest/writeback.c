@@ -336,9 +336,17 @@ static int wb_budget_stop(int pages)
 	m_write(&m, bs, b, NEW_PAGES * PG);
 
 	dirty = meminfo_kb("Dirty");
-	CHK(base >= 0 && dirty >= base + KIB(1 + NEW_PAGES - 32),
-	    "Dirty %ld kB after writing %ld kB (%ld kB before): writeback ran before the kick",
-	    dirty, KIB(NEW_PAGES + 1), base);
+	CHK(base >= 0 && dirty >= 0, "/proc/meminfo has no Dirty");
+	if (dirty < base + KIB(1 + NEW_PAGES - 32)) {
+		/* reclaim woke the flusher (memory fragmented: kswapd works
+		 * for large folios): no pass to time; the caller starts over */
+		fprintf(stderr, "wb-budget-stop (%s): Dirty %ld kB after writing %ld kB (%ld kB before): writeback ran before the kick, again\n",
+			mode, dirty, KIB(NEW_PAGES + 1), base);
+		close(fd);
+		free(b);
+		free(m.d);
+		return 1;
+	}
 
 	if (vm_set("dirty_background_bytes", BG_KICK_BYTES))
 		return -1;
@@ -365,9 +373,19 @@ static int t_wb_budget_stop(void)
 
 	if (vm_save())
 		return -1;
-	ret = wb_budget_stop(1);
-	if (!ret)
-		ret = wb_budget_stop(0);
+	for (int pages = 1; pages >= 0; pages--) {
+		int tries = 0;
+
+		while ((ret = wb_budget_stop(pages)) == 1 && ++tries < 3)
+			;
+		if (ret == 1) {
+			fail("writeback ran before the kick %d times (%s): no budgeted pass to time",
+			     tries, pages ? "pages" : "large folios");
+			ret = -1;
+		}
+		if (ret)
+			break;
+	}
 	vm_restore();
 	return ret;
 }
