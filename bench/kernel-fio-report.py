@@ -52,12 +52,15 @@ PRINTK_TAIL = re.compile(r"\[\s*\d+\.\d+\] .*$")
 JOB_RE = re.compile(r"^LBS-BENCH-JOB (\S+) rc=(\d+) rsect=(\d+) wsect=(\d+) "
                     r"rios=(\d+) wios=(\d+) wall_cs=(\d+)")
 INSN_RE = re.compile(r"^LBS-BENCH-INSN (\S+) kernel=(\d+) total=(\d+)$")
+# vmstat counters whose sum is a job's stalls: direct reclaim and compaction
+STALL_RE = re.compile(r"^(allocstall_\w+|compact_stall)=(\d+)$")
 
 
 def parse(path):
-    """{job: {mbs, user, dev, ios, wall, runtime, sys, usr}}, info line, errors."""
+    """{job: {mbs, user, dev, ios, wall, runtime, sys, usr[, kinsn, stalls]}},
+    info line, errors, the jobs fio failed."""
     lines = open(path, errors="replace").read().splitlines()
-    res, info, errs, kinsn = {}, "", [], {}
+    res, info, errs, kinsn, stalls, failed = {}, "", [], {}, {}, []
     i = 0
     while i < len(lines):
         ln = lines[i]
@@ -71,6 +74,9 @@ def parse(path):
         m = INSN_RE.match(ln)
         if m:
             kinsn[m.group(1)] = int(m.group(2))
+        if ln.startswith("LBS-BENCH-COUNT "):
+            f = ln.split()
+            stalls[f[1]] = sum(int(m.group(2)) for m in map(STALL_RE.match, f[2:]) if m)
         if ln.startswith("LBS-BENCH-JSON-BEGIN "):
             name, body, cut = ln.split()[1], [], ""
             i += 1
@@ -106,6 +112,7 @@ def parse(path):
             errs.append("%s: %s: no result line" % (path, name))
             continue
         if r["rc"] != 0 or "json" not in r:
+            failed.append(name)
             errs.append("%s: %s: fio rc=%d%s" % (path, name, r["rc"],
                                                  "" if "json" in r else ", no JSON"))
             continue
@@ -120,7 +127,9 @@ def parse(path):
                      "sys": r["json"].get("sys_cpu", 0.0), "usr": r["json"].get("usr_cpu", 0.0)}
         if name in kinsn:
             out[name]["kinsn"] = kinsn[name]
-    return out, info, errs
+        if name in stalls:
+            out[name]["stalls"] = stalls[name]
+    return out, info, errs, failed
 
 
 def fr(r):
@@ -180,7 +189,7 @@ def insn_tables(pairs, boots, name):
         "regression_col": "stock 4k / patched 4k"})
 
 
-def write_record(a, pairs, boots, failed):
+def write_record(a, pairs, boots, fails, failed):
     """The run's record at a.record; a list of errors (none when written)."""
     errs = []
     params = dict(p.split("=", 1) for p in a.param if "=" in p)
@@ -196,13 +205,16 @@ def write_record(a, pairs, boots, failed):
         for rnd, (bname, res) in enumerate(boots[pair], 1):
             for job, _, _ in JOBS:
                 x = res.get(job)
+                if job in fails.get(bname, ()):
+                    rows.append((pair[0], pair[1], rnd, job, "failed", 1))
                 if x is None:
                     continue
                 if params.get("insns") == "1" and "kinsn" not in x:
                     errs.append("%s %s: no instruction count" % (bname, job))
                 rows += [(pair[0], pair[1], rnd, job, m, v) for m, v in
                          (("mbs", x["mbs"]), ("user_bytes", x["user"]), ("dev_bytes", x["dev"]),
-                          ("kinsn", x.get("kinsn"))) if v is not None]
+                          ("kinsn", x.get("kinsn")), ("stalls", x.get("stalls")))
+                         if v is not None]
     params["status"] = "failed" if failed or errs else "ok"
     for k in kernel_records.LATER:
         params.setdefault(k, "")
@@ -231,11 +243,11 @@ def main():
     ap.add_argument("boots", nargs="+")
     a = ap.parse_args()
 
-    boots, infos, errs, pairs = {}, {}, [], []
+    boots, infos, errs, pairs, fails = {}, {}, [], [], {}
     for b in a.boots:
         k, bs, path = b.split(":", 2)
         pair = (k, int(bs))
-        res, info, e = parse(path)
+        res, info, e, fails[os.path.basename(path)] = parse(path)
         if pair not in boots:
             pairs.append(pair)
         boots.setdefault(pair, []).append((os.path.basename(path), res))
@@ -303,7 +315,7 @@ def main():
                     errs.append("%s %s: fio moved %d bytes, not %d MiB"
                                 % (bname, job, x["user"], a.size_mb))
     if a.record:
-        errs += write_record(a, pairs, boots, a.failed or bool(errs))
+        errs += write_record(a, pairs, boots, fails, a.failed or bool(errs))
     for e in errs:
         print("ERROR " + e)
     return 1 if errs else 0

@@ -23,8 +23,12 @@ project (git rev-parse --short=12 HEAD of this project, "+" when tracked
 files differed from it), wall_s (the run's wall time).
 Metrics per job and boot: mbs (fio's MB/s, 10^6 bytes/s), user_bytes
 (fio's io_bytes), dev_bytes (device bytes read or written around the job),
-kinsn (kernel instructions; insns runs only). A job that failed in a boot
-has no lines for that boot; a record with status ok has every value.
+kinsn (kernel instructions; insns runs only), and two that records from
+before them lack: stalls (the guest's allocation and compaction stalls
+around the job, vmstat allocstall_* + compact_stall; may be 0) and failed
+(1: fio failed the job in that boot, whose only line it is then). A job
+that failed in a boot has no other lines for that boot; a record with
+status ok has every value of METRICS.
 """
 import math
 import os
@@ -39,6 +43,7 @@ PARAMS = ("run", "status", "pairs", "rounds", "size_mb", "dirty_mb", "mount_opts
 LATER = ("frag",)
 COLUMNS = "kernel\tbs\tround\tjob\tmetric\tvalue"
 METRICS = ("mbs", "user_bytes", "dev_bytes", "kinsn")
+OPTIONAL = ("stalls", "failed")
 KERNELS = ("patched-6.1", "stock-6.1", "ref-6.12")
 BLOCK_SIZES = (4096, 8192, 16384, 32768, 65536)
 JOB_NAMES = [j[0] for j in JOBS]
@@ -105,7 +110,9 @@ def _number(metric, text):
         v = int(text)
     else:
         raise ValueError
-    if not math.isfinite(v) or (v == 0 and metric != "dev_bytes"):
+    if not math.isfinite(v) or (v == 0 and metric not in ("dev_bytes", "stalls")):
+        raise ValueError
+    if metric == "failed" and v != 1:
         raise ValueError
     return v
 
@@ -171,7 +178,7 @@ def parse(text, where):
             bad(n, "round '%s' outside 1..%d" % (r, rounds))
         if job not in JOB_NAMES:
             bad(n, "unknown job '%s'" % job)
-        if metric not in METRICS or (metric == "kinsn" and not insns):
+        if metric not in METRICS + OPTIONAL or (metric == "kinsn" and not insns):
             bad(n, "unknown metric '%s'%s" % (metric, " (insns is 0)" if metric == "kinsn" else ""))
         try:
             val = _number(metric, v)

@@ -22,6 +22,7 @@ class Job:
     kinsn: int = 0      # kernel instructions (insns runs); None: no count line
     rc: int = 0
     splice: bool = False  # a kernel message spliced into the JSON
+    stalls: int = 0     # split over allocstall_dma32 and compact_stall
 
 
 def _json(name, j):
@@ -45,7 +46,9 @@ def console(bs, jobs, insns=False):
         ri, wi = (j.ios, 0) if JOB_DIR[name] == "read" else (0, j.ios)
         out.append("LBS-BENCH-JOB %s rc=%d rsect=%d wsect=%d rios=%d wios=%d wall_cs=%d"
                    % (name, j.rc, r, w, ri, wi, j.runtime_ms // 10 + 5))
-        out.append("LBS-BENCH-COUNT %s  xs_write_calls.1=1024 nr_dirtied=131072" % name)
+        out.append("LBS-BENCH-COUNT %s  xs_write_calls.1=1024 nr_dirtied=131072%s" % (
+            name, " allocstall_dma32=%d compact_stall=%d compact_fail=7"
+            % (j.stalls // 2, j.stalls - j.stalls // 2) if j.stalls else ""))
         out.append("LBS-BENCH-JSON-BEGIN " + name)
         body = _json(name, j).splitlines()
         if j.splice:  # as seen on a real console: a printk inside a number

@@ -137,6 +137,7 @@ class ReportRecord(TempDir):
                 self.assertEqual(rec.cell((k, bs), j, "kinsn").v, [w.kinsn for w in want])
                 self.assertEqual(rec.cell((k, bs), j, "dev_bytes").v, [w.sect * 512 for w in want])
                 self.assertEqual(rec.cell((k, bs), j, "user_bytes").v, [1 << 20] * 2)
+                self.assertEqual(rec.cell((k, bs), j, "stalls").v, [0, 0])
                 self.assertEqual(rec.cell((k, bs), j, "mbs").v,
                                  [round((1 << 20) / (w.runtime_ms / 1000) / 1e6, 3) for w in want])
 
@@ -149,6 +150,25 @@ class ReportRecord(TempDir):
         self.assertEqual(rec.params["status"], "failed")
         self.assertEqual(rec.cell(("stock-6.1", 4096), "seqread", "kinsn").v, [10**6 * 2 + 4096 + 1])
         self.assertIsNone(ks.choose([rec])["knobs"])
+
+    def test_stalls_and_fio_failures_recorded(self):
+        def jobs(k, bs, r):
+            js = {j: self.job(k, bs, r, j) for j in JOBS}
+            if (k, bs) == ("ref-6.12", 65536):
+                js["seqwrite"].stalls = 5 + r
+                if r == 2:
+                    js["randwrite"].rc = 1
+            return js
+        p = self.run_report("20260101T000000Z-insns-knobs", jobs)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("randwrite: fio rc=1", p.stdout)
+        rec = kr.read(os.path.join(self.rdir, "20260101T000000Z-insns-knobs.tsv"))
+        self.assertEqual(rec.params["status"], "failed")
+        self.assertEqual(rec.cell(("ref-6.12", 65536), "seqwrite", "stalls").v, [6, 7])
+        self.assertEqual(rec.cell(("ref-6.12", 65536), "randwrite", "failed").v, [1])
+        self.assertEqual(rec.cell(("ref-6.12", 65536), "randwrite", "kinsn").v,
+                         [self.job("ref-6.12", 65536, 1, "randwrite").kinsn])
+        self.assertEqual(rec.cell(("patched-6.1", 65536), "randwrite", "failed").v, [])
 
     def test_missing_count_gives_failed_record(self):
         def jobs(k, bs, r):
