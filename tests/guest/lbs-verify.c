@@ -486,8 +486,14 @@ static int t_pollute_falloc(void) { return pollute_extend(2); }
 
 /* ---- 6. fsync of a sub-block range -----------------------------------------*/
 
-static int t_fsync_range(void)
+/*
+ * Over @pages (the file cached page by page first: writeback and fsync must
+ * round a sub-block range to its blocks, patch 12) or over the large folios
+ * the write path makes (a folio holds the whole block).
+ */
+static int fsync_range(int pages)
 {
+	const char *name = pages ? "fsync-pages" : "fsync";
 	unsigned char *b = abuf(4 * bs), *raw = abuf(bs);
 	struct model m;
 	char ctx[160];
@@ -495,10 +501,11 @@ static int t_fsync_range(void)
 
 	/* (a) O_DSYNC sub-block write into a hole (vfs_fsync_range on a sub-block range) */
 	m_init(&m, 8 * bs);
-	SYS(fd = newfile("fsync", 0));
+	SYS(fd = newfile(name, 0));
 	SYS(ftruncate(fd, 4 * bs));
 	m.size = 4 * bs;
-	SYS(sfd = open(fpath("fsync"), O_RDWR | O_DSYNC));
+	CHK(!pages || cache_pages(fd, 4 * bs) == 1, "could not cache the file's pages first");
+	SYS(sfd = open(fpath(name), O_RDWR | O_DSYNC));
 	{
 		long off = 2 * bs + (bs > PG ? PG : 0) + 50; /* second page of block 2 */
 
@@ -538,8 +545,13 @@ static int t_fsync_range(void)
 	close(fd);
 	if (drop_caches())
 		return -1;
-	snprintf(ctx, sizeof(ctx), "after sub-block syncs");
-	return verify_dio("fsync", &m, ctx);
+	snprintf(ctx, sizeof(ctx), "after sub-block syncs (%s)", pages ? "pages" : "large folios");
+	return verify_dio(name, &m, ctx);
+}
+
+static int t_fsync_range(void)
+{
+	return fsync_range(1) || fsync_range(0) ? -1 : 0;
 }
 
 /* ---- 7. fallocate ----------------------------------------------------------*/

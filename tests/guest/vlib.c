@@ -383,3 +383,40 @@ int raw_block(int fd, long blk, unsigned char *out)
 	}
 	return 0;
 }
+
+/*
+ * Cache every page of [0, len) of @fd as an order-0 folio: fadvise's
+ * readahead (page_cache_ra_unbounded()) makes pages, but reads at most the
+ * device's readahead size a call, hence one call per 64 KiB.  A write then
+ * keeps each block in pages (the series' sub-block regime, with
+ * zero-around), where into an uncached block it makes a large folio.
+ * 1 when mincore() then finds every page resident, 0 when some were
+ * reclaimed already (memory fragmented: start over), -1 on an error.
+ */
+int cache_pages(int fd, long len)
+{
+	unsigned char *vec = malloc(len / PG);
+	void *map;
+	long n = 0;
+
+	CHK(vec, "out of memory");
+	for (long off = 0; off < len; off += 65536) {
+		errno = posix_fadvise(fd, off, 65536, POSIX_FADV_WILLNEED);
+		CHK(!errno, "fadvise WILLNEED at %ld: %s", off, strerror(errno));
+	}
+	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	CHK(map != MAP_FAILED, "mmap: %s", strerror(errno));
+	for (int i = 0; i < 100 && n < len / PG; i++) {
+		if (i)
+			usleep(100000);	/* the reads are asynchronous */
+		CHK(!mincore(map, len, vec), "mincore: %s", strerror(errno));
+		n = 0;
+		for (long p = 0; p < len / PG; p++)
+			n += vec[p] & 1;
+	}
+	munmap(map, len);
+	free(vec);
+	if (n < len / PG)
+		fprintf(stderr, "cache_pages: %ld of %ld pages cached after fadvise\n", n, len / PG);
+	return n == len / PG;
+}

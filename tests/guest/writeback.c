@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -273,42 +272,6 @@ static int check_crash(const char *name, const struct model *m, long last)
 }
 
 /*
- * Cache every page of [0, len) of @fd as an order-0 folio: fadvise's
- * readahead (page_cache_ra_unbounded()) makes pages, but reads at most the
- * device's readahead size a call, hence one call per 64 KiB.  1 when
- * mincore() then finds every page resident, 0 when some were reclaimed
- * already (memory fragmented: start over), -1 on an error.
- */
-static int cache_pages(int fd, long len)
-{
-	unsigned char *vec = malloc(len / PG);
-	void *map;
-	long n = 0;
-
-	CHK(vec, "out of memory");
-	for (long off = 0; off < len; off += 65536) {
-		errno = posix_fadvise(fd, off, 65536, POSIX_FADV_WILLNEED);
-		CHK(!errno, "fadvise WILLNEED at %ld: %s", off, strerror(errno));
-	}
-	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-	CHK(map != MAP_FAILED, "mmap: %s", strerror(errno));
-	for (int i = 0; i < 100 && n < len / PG; i++) {
-		if (i)
-			sleep_ms(100);	/* the reads are asynchronous */
-		CHK(!mincore(map, len, vec), "mincore: %s", strerror(errno));
-		n = 0;
-		for (long p = 0; p < len / PG; p++)
-			n += vec[p] & 1;
-	}
-	munmap(map, len);
-	free(vec);
-	if (n < len / PG)
-		fprintf(stderr, "wb-budget-stop (pages): %ld of %ld pages cached after fadvise, again\n",
-			n, len / PG);
-	return n == len / PG;
-}
-
-/*
  * One budgeted pass over a file of @pages (order-0 pages: the budget ends
  * inside a block, where the pass must go on to the block's end) or of
  * large folios (the write path's, patches 36-37: the budget is charged
@@ -362,6 +325,8 @@ static int wb_budget_stop(int pages)
 		int c = cache_pages(fd, nblk * bs);
 
 		if (c <= 0) {
+			if (!c)
+				fprintf(stderr, "wb-budget-stop (pages): not every page cached, again\n");
 			close(fd);
 			free(b);
 			free(m.d);
