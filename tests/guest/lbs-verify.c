@@ -55,8 +55,30 @@ static int t_geometry(void)
 }
 
 /* ---- 2. stale data ---------------------------------------------------------*/
-/* Sub-page and sub-block writes into new blocks of file `name`. */
-static int stale_writes(int fd, struct model *m, int seed, long base)
+/*
+ * The block of a write made of pages: one other page of it cached first
+ * (fadvise reads pages, not large folios), so the write's folio is a page
+ * too and zero-around fills the rest of the block, as when the allocator
+ * gives no large folio.  The range must lie inside EOF.
+ */
+static int block_in_pages(int fd, long off)
+{
+	long blk = off - off % bs, other = off % bs < PG ? bs - PG : 0;
+
+	if (bs <= PG)
+		return 0;
+	errno = posix_fadvise(fd, blk + other, PG, POSIX_FADV_WILLNEED);
+	CHK(!errno, "fadvise WILLNEED at %ld: %s", blk + other, strerror(errno));
+	return 0;
+}
+
+/*
+ * Sub-page and sub-block writes into new blocks of file `name`; with
+ * @pages each into a block made of pages (block_in_pages(): the file is
+ * first extended over the blocks, which stay holes until written), else
+ * into blocks with no folio, where the write path makes a large folio.
+ */
+static int stale_writes_in(int fd, struct model *m, int seed, long base, int pages)
 {
 	static const long spots[][2] = {
 		/* block index, offset in block (in units: -1 = end), length */
@@ -71,6 +93,8 @@ static int stale_writes(int fd, struct model *m, int seed, long base)
 
 		if (o + len > bs)
 			len = bs - o;
+		if (pages && block_in_pages(fd, off))
+			return -1;
 		fillpat(b, off, len, seed);
 		if (pwrite_all(fd, b, len, off))
 			return -1;
@@ -84,6 +108,24 @@ static int stale_writes(int fd, struct model *m, int seed, long base)
 	return 0;
 }
 
+static int stale_writes(int fd, struct model *m, int seed, long base)
+{
+	return stale_writes_in(fd, m, seed, base, 0);
+}
+
+/* the same writes into blocks made of pages, in a file extended first */
+static int stale_writes_pages(int fd, struct model *m, int seed)
+{
+	struct stat st;
+
+	SYS(fstat(fd, &st));
+	if (st.st_size < 12 * bs) {
+		SYS(ftruncate(fd, 12 * bs));
+		m->size = 12 * bs;
+	}
+	return stale_writes_in(fd, m, seed, 0, 1);
+}
+
 static int t_stale_buffered(void)
 {
 	struct model m;
@@ -94,7 +136,14 @@ static int t_stale_buffered(void)
 	if (stale_writes(fd, &m, 1, 0))
 		return -1;
 	close(fd);
-	return verify_both("stale-b", &m, "sub-block writes into new blocks");
+	if (verify_both("stale-b", &m, "sub-block writes into new blocks"))
+		return -1;
+	m_init(&m, 16 * bs);
+	SYS(fd = newfile("stale-bp", 0));
+	if (stale_writes_pages(fd, &m, 5))
+		return -1;
+	close(fd);
+	return verify_both("stale-bp", &m, "sub-block writes into new blocks made of pages");
 }
 
 static int t_stale_remount(void)
@@ -102,14 +151,22 @@ static int t_stale_remount(void)
 	struct model m;
 	int fd;
 
+	struct model mp;
+
 	m_init(&m, 16 * bs);
 	SYS(fd = newfile("stale-r", 0));
 	if (stale_writes(fd, &m, 2, 0))
 		return -1;
 	close(fd);
+	m_init(&mp, 16 * bs);
+	SYS(fd = newfile("stale-rp", 0));
+	if (stale_writes_pages(fd, &mp, 6))
+		return -1;
+	close(fd);
 	if (remount())
 		return -1;
-	return verify_both("stale-r", &m, "sub-block writes, after umount+mount");
+	return verify_both("stale-r", &m, "sub-block writes, after umount+mount") ||
+	       verify_both("stale-rp", &mp, "sub-block writes into blocks made of pages, after umount+mount");
 }
 
 static int t_stale_unwritten(void)
@@ -128,6 +185,17 @@ static int t_stale_unwritten(void)
 	if (verify_both("stale-u", &m, "writes into fallocated unwritten extents"))
 		return -1;
 	if (remount() || verify_buffered("stale-u", &m, "unwritten, after umount+mount"))
+		return -1;
+
+	/* (a') the same into unwritten blocks made of pages */
+	m_init(&m, 16 * bs);
+	SYS(fd = newfile("stale-up", 0));
+	SYS(fallocate(fd, 0, 0, 12 * bs));
+	m.size = 12 * bs;
+	if (stale_writes_pages(fd, &m, 7))
+		return -1;
+	close(fd);
+	if (verify_both("stale-up", &m, "writes into unwritten extents made of pages"))
 		return -1;
 
 	/* (b) KEEP_SIZE preallocation: writes extend the file inside it */
