@@ -56,23 +56,6 @@ static int t_geometry(void)
 
 /* ---- 2. stale data ---------------------------------------------------------*/
 /*
- * The block of a write made of pages: one other page of it cached first
- * (fadvise reads pages, not large folios), so the write's folio is a page
- * too and zero-around fills the rest of the block, as when the allocator
- * gives no large folio.  The range must lie inside EOF.
- */
-static int block_in_pages(int fd, long off)
-{
-	long blk = off - off % bs, other = off % bs < PG ? bs - PG : 0;
-
-	if (bs <= PG)
-		return 0;
-	errno = posix_fadvise(fd, blk + other, PG, POSIX_FADV_WILLNEED);
-	CHK(!errno, "fadvise WILLNEED at %ld: %s", blk + other, strerror(errno));
-	return 0;
-}
-
-/*
  * Sub-page and sub-block writes into new blocks of file `name`; with
  * @pages each into a block made of pages (block_in_pages(): the file is
  * first extended over the blocks, which stay holes until written), else
@@ -712,14 +695,16 @@ static int t_falloc_einval(void)
  * Pages filled with 0xa5 and freed just before are handed out first, so
  * such bytes tend to read back as 0xa5; any non-zero byte fails.
  */
-static int t_short_copy(void)
+/* with @pages, each write lands in a block made of pages (block_in_pages()) */
+static int short_copy(int pages)
 {
+	const char *name = pages ? "short-p" : "short";
 	unsigned char *a5 = abuf(64 * PG), *map;
 	struct model m;
 	int fd, tfd;
 
 	m_init(&m, 8 * bs);
-	SYS(fd = newfile("short", 0));
+	SYS(fd = newfile(name, 0));
 	SYS(ftruncate(fd, 4 * bs));
 	m.size = 4 * bs;
 	memset(a5, 0xa5, 64 * PG);
@@ -739,6 +724,8 @@ static int t_short_copy(void)
 		memset(map, 0x11 + round, PG);
 		SYS(mprotect(map + PG, PG, PROT_NONE));
 		src = map + PG - 1000;	/* 1000 bytes, then a fault */
+		if (pages && block_in_pages(fd, off))
+			return -1;
 		n = pwrite(fd, src, 3000, off);
 		CHK(n > 0 && n < 3000, "round %d: pwrite of 3000 bytes with a fault "
 		    "after 1000 returned %zd (%s), want a short write", round, n,
@@ -747,7 +734,13 @@ static int t_short_copy(void)
 		munmap(map, 2 * PG);
 	}
 	close(fd);
-	return verify_both("short", &m, "short-copy writes into a hole");
+	return verify_both(name, &m, pages ? "short-copy writes into a hole, blocks made of pages" :
+			   "short-copy writes into a hole");
+}
+
+static int t_short_copy(void)
+{
+	return short_copy(0) || short_copy(1) ? -1 : 0;
 }
 
 static int t_runt_ag(void)

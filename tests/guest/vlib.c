@@ -420,3 +420,20 @@ int cache_pages(int fd, long len)
 		fprintf(stderr, "cache_pages: %ld of %ld pages cached after fadvise\n", n, len / PG);
 	return n == len / PG;
 }
+
+/*
+ * The block of a write made of pages: one other page of it cached first
+ * (fadvise reads pages, not large folios), so the write's folio is a page
+ * too and zero-around fills the rest of the block, as when the allocator
+ * gives no large folio.  The range must lie inside EOF.
+ */
+int block_in_pages(int fd, long off)
+{
+	long blk = off - off % bs, other = off % bs < PG ? bs - PG : 0;
+
+	if (bs <= PG)
+		return 0;
+	errno = posix_fadvise(fd, blk + other, PG, POSIX_FADV_WILLNEED);
+	CHK(!errno, "fadvise WILLNEED at %ld: %s", blk + other, strerror(errno));
+	return 0;
+}

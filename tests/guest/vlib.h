@@ -49,6 +49,7 @@ int cmp_model(const struct model *m, const unsigned char *got, long off,
 	      long len, const char *ctx);
 int drop_caches(void);
 int cache_pages(int fd, long len);
+int block_in_pages(int fd, long off);
 void *abuf(long len);
 int pwrite_all(int fd, const void *b, long len, long off);
 int verify_buffered(const char *name, const struct model *m, const char *ctx);
