@@ -373,30 +373,47 @@ out:
 
 /* ---- 4. mmap ---------------------------------------------------------------*/
 
-static int t_mmap_hole(void)
+/* an mmap store, into a block made of pages first with @pages */
+static int mmap_store(int fd, struct model *m, long off, long len, int seed, int pages)
 {
+	if (pages && block_in_pages(fd, off))
+		return -1;
+	return mmap_write(fd, m, off, len, seed);
+}
+
+static int mmap_hole(int pages)
+{
+	const char *name = pages ? "mmap-hp" : "mmap-h";
 	struct model m;
 	int fd;
 
 	m_init(&m, 16 * bs);
-	SYS(fd = newfile("mmap-h", 0));
+	SYS(fd = newfile(name, 0));
 	SYS(ftruncate(fd, 12 * bs));
 	m.size = 12 * bs;
-	if (mmap_write(fd, &m, bs + 100, 50, 9) || mmap_write(fd, &m, 3 * bs + PG + 7, 100, 9) ||
-	    mmap_write(fd, &m, 6 * bs - 10, 20, 9) || mmap_write(fd, &m, 9 * bs, PG, 9))
+	if (mmap_store(fd, &m, bs + 100, 50, 9, pages) ||
+	    mmap_store(fd, &m, 3 * bs + PG + 7, 100, 9, pages) ||
+	    mmap_store(fd, &m, 6 * bs - 10, 20, 9, pages) || mmap_store(fd, &m, 9 * bs, PG, 9, pages))
 		return -1;
 	close(fd);
-	return verify_both("mmap-h", &m, "mmap writes over holes");
+	return verify_both(name, &m, pages ? "mmap writes over holes, blocks made of pages" :
+			   "mmap writes over holes");
 }
 
-static int t_mmap_eof(void)
+static int t_mmap_hole(void)
 {
+	return mmap_hole(0) || mmap_hole(1) ? -1 : 0;
+}
+
+static int mmap_eof(int pages)
+{
+	const char *name = pages ? "mmap-ep" : "mmap-e";
 	struct model m;
 	unsigned char *b = abuf(2 * bs);
 	int fd;
 
 	m_init(&m, 16 * bs);
-	SYS(fd = newfile("mmap-e", 0));
+	SYS(fd = newfile(name, 0));
 	fillpat(b, 0, bs + 1000, 10);
 	if (pwrite_all(fd, b, bs + 1000, 0))
 		return -1;
@@ -404,12 +421,19 @@ static int t_mmap_eof(void)
 	SYS(fsync(fd));
 	SYS(ftruncate(fd, 4 * bs + 500));
 	m.size = 4 * bs + 500;
-	if (mmap_write(fd, &m, bs + 2000, 100, 11) || mmap_write(fd, &m, 2 * bs + 10, 10, 11) ||
-	    mmap_write(fd, &m, 4 * bs + 100, 50, 11))
+	if (mmap_store(fd, &m, bs + 2000, 100, 11, pages) ||
+	    mmap_store(fd, &m, 2 * bs + 10, 10, 11, pages) ||
+	    mmap_store(fd, &m, 4 * bs + 100, 50, 11, pages))
 		return -1;
 	close(fd);
 	free(b);
-	return verify_both("mmap-e", &m, "mmap writes past the old EOF after ftruncate up");
+	return verify_both(name, &m, pages ? "mmap writes past the old EOF after ftruncate up, blocks made of pages" :
+			   "mmap writes past the old EOF after ftruncate up");
+}
+
+static int t_mmap_eof(void)
+{
+	return mmap_eof(0) || mmap_eof(1) ? -1 : 0;
 }
 
 /* ---- 5. truncate and EOF ---------------------------------------------------*/
