@@ -422,10 +422,11 @@ int cache_pages(int fd, long len)
 }
 
 /*
- * The block of a write made of pages: one other page of it cached first
- * (fadvise reads pages, not large folios), so the write's folio is a page
- * too and zero-around fills the rest of the block, as when the allocator
- * gives no large folio.  The range must lie inside EOF.
+ * The block of a write made of pages: its clean folios dropped, then one
+ * other page of it cached (fadvise reads pages, not large folios), so the
+ * write's folio is a page too and zero-around fills the rest of the block,
+ * as when the allocator gives no large folio.  The range must lie inside
+ * EOF; a block with dirty data keeps its folio.
  */
 int block_in_pages(int fd, long off)
 {
@@ -433,6 +434,9 @@ int block_in_pages(int fd, long off)
 
 	if (bs <= PG)
 		return 0;
+	/* a clean large folio already over the block goes first */
+	errno = posix_fadvise(fd, blk, bs, POSIX_FADV_DONTNEED);
+	CHK(!errno, "fadvise DONTNEED at %ld: %s", blk, strerror(errno));
 	errno = posix_fadvise(fd, blk + other, PG, POSIX_FADV_WILLNEED);
 	CHK(!errno, "fadvise WILLNEED at %ld: %s", blk + other, strerror(errno));
 	return 0;
