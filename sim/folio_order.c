@@ -59,9 +59,14 @@ void sim_lf_setup(struct lbs_sim *s, const struct lbs_sim_lf_config *lf)
 		return;
 	s->lf = true;
 	s->lf_write_pages = lf->write_pages;
-	/* a default that makes folios of one and of two blocks */
+	/*
+	 * One block, as the series' mapping_large_folio_max_order(): 6.1
+	 * dirties a folio whole, so a folio of several blocks would write
+	 * back blocks no write touched (a shared one in place).  A larger
+	 * max_order models multi-block folios.
+	 */
 	s->max_order = lf->max_order ? lf->max_order :
-		       lbs_folio_min_order(s->blkbits, s->pshift) + 1;
+		       lbs_folio_min_order(s->blkbits, s->pshift);
 	s->alloc_fail_pct = lf->alloc_fail_pct;
 	s->mm_pct = lf->mm_event_pct;
 	s->rng = lf->seed;

@@ -299,7 +299,7 @@ void fsx_cli_usage(FILE *f, bool inject)
 			"                       (bs <= ps only; default 0)\n"
 			"  --large-folios       bs > ps: folios of order 0 or at least\n"
 			"                       the block's (up to --max-folio-order,\n"
-			"                       default one above the block's)\n"
+			"                       default the block's: one block a folio)\n"
 			"  --write-pages        with it: writes into uncached blocks make\n"
 			"                       pages, not large folios (6.1's write path)\n"
 			"  --alloc-fail P       with it: P%% of large allocations fail\n"
