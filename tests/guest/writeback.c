@@ -238,6 +238,11 @@ static int check_pass(int fd, const struct model *m, long nblk, long *last,
 	CHK(*last >= 1 && *last < nblk - 1,
 	    "the pass wrote blocks 0-%ld of %ld (%s): no budgeted stop to check (chunk or thresholds not as this test sets them)",
 	    *last, nblk, mode);
+	/* a folio is charged its pages: the pass ends within a folio (one
+	 * block) and the odd page past its budget */
+	CHK((*last + 1) * (bs / PG) <= BUDGET + 1 + bs / PG,
+	    "(%s): the pass wrote %ld pages, past the budget of %ld and one block: a folio not charged its pages",
+	    mode, (*last + 1) * (bs / PG), BUDGET);
 	return 0;
 }
 
