@@ -131,10 +131,8 @@ static int t_stale_buffered(void)
 
 static int t_stale_remount(void)
 {
-	struct model m;
+	struct model m, mp;
 	int fd;
-
-	struct model mp;
 
 	m_init(&m, 16 * bs);
 	SYS(fd = newfile("stale-r", 0));
@@ -402,7 +400,7 @@ static int mmap_hole(int pages)
 
 static int t_mmap_hole(void)
 {
-	return mmap_hole(0) || mmap_hole(1) ? -1 : 0;
+	return both_regimes(mmap_hole);
 }
 
 static int mmap_eof(int pages)
@@ -433,7 +431,7 @@ static int mmap_eof(int pages)
 
 static int t_mmap_eof(void)
 {
-	return mmap_eof(0) || mmap_eof(1) ? -1 : 0;
+	return both_regimes(mmap_eof);
 }
 
 /* ---- 5. truncate and EOF ---------------------------------------------------*/
@@ -626,7 +624,7 @@ static int fsync_range(int pages)
 
 static int t_fsync_range(void)
 {
-	return fsync_range(1) || fsync_range(0) ? -1 : 0;
+	return both_regimes(fsync_range);
 }
 
 /* ---- 7. fallocate ----------------------------------------------------------*/
@@ -764,7 +762,7 @@ static int short_copy(int pages)
 
 static int t_short_copy(void)
 {
-	return short_copy(0) || short_copy(1) ? -1 : 0;
+	return both_regimes(short_copy);
 }
 
 static int t_runt_ag(void)

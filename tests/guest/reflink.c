@@ -26,7 +26,8 @@
 
 #define NBLK 8
 
-/* a test run again with each buffered write's block made of pages */
+/* write_at() makes each buffered write's block of pages first (vlib's
+ * both_regimes() second pass) */
 static int pages_pass;
 
 static long file_size(int fd)
@@ -110,23 +111,12 @@ static int write_at(const char *name, struct model *m, long off, long len,
 }
 
 /* buffered, mmap and O_DIRECT sub-block writes into shared blocks */
-/* once into blocks with no folio (large folios), once into blocks of pages */
-static int both_regimes(int (*fn)(void))
-{
-	int r = fn();
-
-	if (!r) {
-		pages_pass = 1;
-		r = fn();
-		pages_pass = 0;
-	}
-	return r;
-}
-
-static int reflink_cow(void)
+static int reflink_cow(int pages)
 {
 	struct model mo, mc;
 	int fd;
+
+	pages_pass = pages;
 
 	if (make_pair(&mo, &mc, 21))
 		return -1;
@@ -163,7 +153,10 @@ static int reflink_cow(void)
 
 static int t_reflink_cow(void)
 {
-	return both_regimes(reflink_cow);
+	int r = both_regimes(reflink_cow);
+
+	pages_pass = 0;
+	return r;
 }
 
 static int falloc(const char *name, int mode, long off, long len)
@@ -296,13 +289,15 @@ static int t_reflink_range(void)
  * not copied around: in a COW block of its own it would be all that is
  * left of the block (fstests generic/263 and 091 at 64k, before patch 25).
  */
-static int reflink_window(void)
+static int reflink_window(int pages)
 {
 	struct model mw, mc;
 	struct file_clone_range cr;
 	long size = NBLK * bs;
 	unsigned char *b = abuf(size);
 	int fw, fc;
+
+	pages_pass = pages;
 
 	m_init(&mw, (NBLK + 4) * bs);
 	m_init(&mc, (NBLK + 4) * bs);
@@ -331,7 +326,10 @@ static int reflink_window(void)
 
 static int t_reflink_window(void)
 {
-	return both_regimes(reflink_window);
+	int r = both_regimes(reflink_window);
+
+	pages_pass = 0;
+	return r;
 }
 
 /*

@@ -441,3 +441,13 @@ int block_in_pages(int fd, long off)
 	CHK(!errno, "fadvise WILLNEED at %ld: %s", blk + other, strerror(errno));
 	return 0;
 }
+
+/*
+ * A test of the sub-block regime, run twice: into blocks with no folio,
+ * where writes make large folios, then (@pages 1) into blocks made of
+ * pages first.  The second pass runs only if the first passed.
+ */
+int both_regimes(int (*fn)(int pages))
+{
+	return fn(0) || fn(1) ? -1 : 0;
+}

@@ -50,6 +50,7 @@ int cmp_model(const struct model *m, const unsigned char *got, long off,
 int drop_caches(void);
 int cache_pages(int fd, long len);
 int block_in_pages(int fd, long off);
+int both_regimes(int (*fn)(int pages));
 void *abuf(long len);
 int pwrite_all(int fd, const void *b, long len, long off);
 int verify_buffered(const char *name, const struct model *m, const char *ctx);

@@ -293,7 +293,7 @@ static int wb_budget_stop(int pages)
 	long dirty_before = 1 + NEW_PAGES + TRIG_PAGES, last, base, dirty;
 	unsigned char *b = abuf(16L << 20);
 	struct model m;
-	int fd, dfd;
+	int fd, dfd, c;
 
 	if (vm_set("dirty_writeback_centisecs", 0) ||
 	    vm_set("dirty_bytes", THRESH_BYTES) ||
@@ -327,15 +327,12 @@ static int wb_budget_stop(int pages)
 	if (pages) {
 		SYS(ftruncate(fd, nblk * bs));
 		m.size = nblk * bs;
-		int c = cache_pages(fd, nblk * bs);
-
-		if (c <= 0) {
-			if (!c)
-				fprintf(stderr, "wb-budget-stop (pages): not every page cached, again\n");
-			close(fd);
-			free(b);
-			free(m.d);
-			return c < 0 ? -1 : 1;
+		c = cache_pages(fd, nblk * bs);
+		if (c < 0)
+			return -1;
+		if (!c) {
+			fprintf(stderr, "wb-budget-stop (pages): not every page cached, again\n");
+			goto again;
 		}
 	}
 	base = meminfo_kb("Dirty");	/* before any of this file's pages */
@@ -352,13 +349,10 @@ static int wb_budget_stop(int pages)
 	CHK(base >= 0 && dirty >= 0, "/proc/meminfo has no Dirty");
 	if (dirty < base + KIB(1 + NEW_PAGES - 32)) {
 		/* reclaim woke the flusher (memory fragmented: kswapd works
-		 * for large folios): no pass to time; the caller starts over */
+		 * for large folios) */
 		fprintf(stderr, "wb-budget-stop (%s): Dirty %ld kB after writing %ld kB (%ld kB before): writeback ran before the kick, again\n",
 			mode, dirty, KIB(NEW_PAGES + 1), base);
-		close(fd);
-		free(b);
-		free(m.d);
-		return 1;
+		goto again;
 	}
 
 	if (vm_set("dirty_background_bytes", BG_KICK_BYTES))
@@ -378,6 +372,11 @@ static int wb_budget_stop(int pages)
 		return -1;
 	free(m.d);
 	return 0;
+again:	/* no pass to time: the caller starts over */
+	close(fd);
+	free(b);
+	free(m.d);
+	return 1;
 }
 
 static int t_wb_budget_stop(void)
