@@ -45,10 +45,12 @@ if [ -z "$dev" ] || ! mount -t xfs ${MOUNT_OPTS:+-o "$MOUNT_OPTS"} "/dev/$dev" /
 fi
 # FRAG (bench.conf, optional): that share of free memory pinned page by
 # page first (tests/guest/frag.c), so large folio allocations fail
+# (frag_start: tests/guest/folios.sh)
 if [ -n "${FRAG:-}" ]; then
-	/bin/lbs-frag "$FRAG" >/tmp/frag.out 2>&1 &
-	while kill -0 $! 2>/dev/null && ! grep -q '^LBS-FRAG: ready' /tmp/frag.out; do sleep 1; done
-	echo "LBS-BENCH-FRAG $(tail -n 1 /tmp/frag.out)"
+	# shellcheck disable=SC1091
+	. /lbs/folios.sh
+	frag_start "$FRAG" || true
+	echo "LBS-BENCH-FRAG $FRAG_READY"
 fi
 echo "LBS-BENCH-INFO uname $(uname -r) bs $(stat -f -c %S /mnt) mem_kb $(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo) dev $dev"
 grep " /mnt " /proc/mounts | sed 's/^/LBS-BENCH-MOUNT /'

@@ -179,7 +179,8 @@ printf 'SIZE_MB=%s\nPROFILE=%s\nINSNS=%s\nINSN_PROFILE=%s\nDIRTY_MB=%s\nMOUNT_OP
 	"$SIZE_MB" "$profile" "$insns" "$INSN_PROFILE" "${DIRTY_MB:-}" "${MOUNT_OPTS:-}" "${FRAG:-}" >"$g/bench.conf"
 # shellcheck disable=SC2086
 initrd=$("$Q/mkinitramfs.sh" "$g/initramfs.cpio.gz" \
-	"$HERE/kernel-fio-guest.sh:/test.sh" "$g/bench.conf:/lbs/bench.conf" $specs)
+	"$HERE/kernel-fio-guest.sh:/test.sh" "$g/bench.conf:/lbs/bench.conf" \
+	"$ROOT/tests/guest/folios.sh:/lbs/folios.sh" $specs)
 say "initramfs: fio $(fio --version), $(echo "$libs" | wc -l) libraries, $(du -h "$initrd" | cut -f1) compressed"
 
 # insn_lines CONSOLE PLUGIN_OUT: an "LBS-BENCH-INSN JOB kernel=K total=T" line

@@ -150,92 +150,19 @@ run() {
 	esac
 }
 
-# The folio census of one block size: page cache folios added on the test
-# disk, by order (filemap:mm_filemap_add_to_page_cache), and page
-# allocations above order 1 that failed (kmem:mm_page_alloc without a
-# page), counted by hist triggers from the mount to the end of the tests.
-TRACE=/sys/kernel/tracing
-CEV=$TRACE/events/filemap/mm_filemap_add_to_page_cache
-CAL=$TRACE/events/kmem/mm_page_alloc
-CTRIG="" ATRIG="hist:keys=order:vals=hitcount if order > 1 && pfn == 18446744073709551615"
-census_start() { # census_start DEV
-	[ -d $TRACE/events ] || mount -t tracefs nodev $TRACE 2>/dev/null
-	census_stop
-	set -- $(stat -L -c '%t %T' "$1")
-	CTRIG="hist:keys=order:vals=hitcount if s_dev == $(( (0x$1 << 20) | 0x$2 ))"
-	echo "$CTRIG" >$CEV/trigger 2>/dev/null && echo "$ATRIG" >$CAL/trigger 2>/dev/null
+# The folio census of one block size, counted on the test disk from the
+# mount to the end of the tests, and LBS_FRAG's fragmenter:
+# tests/guest/folios.sh (/lbs/folios.sh here)
+# shellcheck disable=SC1091
+. "${LBS_FOLIOS_SH:-/lbs/folios.sh}"
+census() { # census BS: report folio-orders
+	census_verdict "$1" "$KERNEL" "$LBS_FRAG"
+	report "$1" folio-orders "$CENSUS_ST" "$CENSUS_WHY"
 }
-census_stop() {
-	[ -z "$CTRIG" ] || echo "!$CTRIG" >$CEV/trigger 2>/dev/null
-	echo "!$ATRIG" >$CAL/trigger 2>/dev/null
-	CTRIG=""
-}
-# "order:count ..." from a hist file
-census_counts() {
-	sed -n 's/^{ order: *\([0-9]*\) } hitcount: *\([0-9]*\)$/\1:\2/p' "$1" | sort -n | tr '\n' ' ' | sed 's/ $//'
-}
-# census BS: report folio-orders.  With blocks larger than pages a large
-# folio must hold whole blocks: order 0 or at least max(block order, 2).
-# The patched kernel must have run both regimes, large folios of whole
-# blocks and blocks of pages; every kernel must have made no folio of an
-# order between 1 and the block's.
-census() {
-	bs=$1
-	if [ -z "$CTRIG" ]; then
-		report "$bs" folio-orders fail "no folio census: tracefs hist triggers unavailable"
-		return
-	fi
-	f=$(census_counts $CEV/hist) a=$(census_counts $CAL/hist)
-	census_stop
-	bo=0 b=$bs
-	while [ "$b" -gt 4096 ]; do b=$((b / 2)) bo=$((bo + 1)); done
-	# m counted here, not asked of core: the census checks core's rule
-	m=$bo
-	[ "$m" -ge 2 ] || m=2
-	why="folios by order: ${f:-none}; failed allocations above order 1: ${a:-none}"
-	large=0 small=0 bad="" fell=0
-	# readahead's failed large allocations: orders m to 8 (huge pages,
-	# order 9 and up, are lbs-frag's and khugepaged's)
-	for oc in $a; do
-		o=${oc%%:*} c=${oc#*:}
-		[ "$o" -lt "$m" ] || [ "$o" -gt 8 ] || fell=$((fell + c))
-	done
-	for oc in $f; do
-		o=${oc%%:*} c=${oc#*:}
-		if [ "$o" = 0 ]; then small=$((small + c))
-		elif [ "$o" -ge "$m" ]; then large=$((large + c))
-		elif [ "$bo" -gt 0 ]; then bad="$bad $o"
-		fi
-	done
-	if [ -n "$bad" ]; then
-		report "$bs" folio-orders fail "folios of orders$bad hold part of a block: $why"
-	elif [ "$bo" -gt 0 ] && [ "$large" = 0 ]; then
-		report "$bs" folio-orders fail "no large folio of whole blocks: $why"
-	elif [ "$bo" -gt 0 ] && [ "$KERNEL" = patched-6.1 ] && [ "$small" = 0 ]; then
-		report "$bs" folio-orders fail "no block made of pages: $why"
-	elif [ -n "$LBS_FRAG" ] && [ "$fell" = 0 ]; then
-		report "$bs" folio-orders fail "memory fragmented, yet no allocation of orders $m to 8 failed: $why"
-	else
-		report "$bs" folio-orders pass "$why"
-	fi
-}
-
-# LBS_FRAG: hold that share of free memory fragmented while the tests run
-FRAGPID=""
-frag_start() {
+frag_hold() { # LBS_FRAG: hold that share of free memory fragmented
 	[ -n "$LBS_FRAG" ] || return 0
-	lbs-frag "$LBS_FRAG" >/tmp/frag.out 2>&1 &
-	FRAGPID=$!
-	while kill -0 "$FRAGPID" 2>/dev/null && ! grep -q '^LBS-FRAG: ready' /tmp/frag.out; do
-		sleep 1
-	done
-	echo "LBS-LOG $bs frag: $(tail -n 1 /tmp/frag.out)"
-}
-frag_stop() {
-	[ -n "$FRAGPID" ] || return 0
-	kill "$FRAGPID" 2>/dev/null
-	wait "$FRAGPID" 2>/dev/null
-	FRAGPID=""
+	frag_start "$LBS_FRAG" || echo "LBS-LOG $bs frag: lbs-frag exited before it was ready"
+	echo "LBS-LOG $bs frag: $FRAG_READY"
 }
 
 devof() { # devof SERIAL -> /dev/vdX
@@ -383,8 +310,8 @@ for bs in $BLOCK_SIZES; do
 		if mount -t xfs "$m" /mnt/m 2>/tmp/err; then
 			mounted=1
 			report "$bs" mount pass ""
-			frag_start
-			census_start "$m" || census_stop
+			frag_hold
+			census_start_dev "$m"
 		else
 			msg=$(dmesg | grep -F "XFS (${m#/dev/})" | tail -n 1 | sed 's/^\[[^]]*\] *//')
 			why="mount refused: ${msg:-$(cat /tmp/err)}"

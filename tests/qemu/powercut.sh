@@ -116,7 +116,8 @@ export LBS_QEMU_MEM=1G
 boot() {
 	# shellcheck disable=SC2086
 	initrd=$("$HERE/mkinitramfs.sh" "$out/initramfs.cpio.gz" \
-		"$ROOT/tests/guest/run-suite.sh:/test.sh" "$1:/lbs/config" $bins)
+		"$ROOT/tests/guest/run-suite.sh:/test.sh" "$ROOT/tests/guest/folios.sh:/lbs/folios.sh" \
+		"$1:/lbs/config" $bins)
 	LBS_QEMU_TIMEOUT=${3:-600} "$HERE/boot.sh" "$image" "$initrd" "$2" \
 		-drive "file=$img,if=none,format=raw,cache=unsafe,id=pc" -device virtio-blk-pci,drive=pc,serial=pc \
 		-drive "file=$jrn,if=none,format=raw,cache=unsafe,id=pj" -device virtio-blk-pci,drive=pj,serial=pj \

@@ -205,7 +205,7 @@ cfg=$out/guest/config
 	echo "LBS_FRAG=$frag"
 } >"$cfg"
 # shellcheck disable=SC2086
-initrd=$("$HERE/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$ROOT/tests/guest/run-suite.sh:/test.sh" \
+initrd=$("$HERE/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$ROOT/tests/guest/run-suite.sh:/test.sh" "$ROOT/tests/guest/folios.sh:/lbs/folios.sh" \
 	"$cfg:/lbs/config" "$ROOT/tests/guest/expect.txt:/lbs/expect.txt" \
 	"$ROOT/tests/guest/crash-rules.txt:/lbs/crash-rules.txt" \
 	"$ROOT/tests/guest/campaign-args.txt:/lbs/campaign-args.txt" $bins $diffspecs)
