@@ -4,6 +4,7 @@
 #
 #   make fstests KERNEL=patched-6.1|stock-6.1|ref-6.12 BLOCK_SIZE=N
 #                [TESTS="generic/091 ..." | GROUP=lbs|quick|...] [TWIN=KNOB] [LOCKDEP=0]
+#                [FRAG=PCT]
 #                           fstests build, kernel (+ kernel-glue/config/fstests.config),
 #                           one guest boot; results in $(BUILD)/fstests/KERNEL-N/
 #                           (check.log, result.xml, *.out.bad, *.full, *.dmesg)
@@ -22,8 +23,15 @@
 #                           (PROVE_LOCKING off; XFS_DEBUG stays), results in
 #                           KERNEL.nolockdep-N/: run it beside a LOCKDEP=1 run
 #                           to see what lockdep costs per test.
+#                           FRAG=PCT: the guest holds PCT% of its free memory
+#                           fragmented (tests/guest/frag.c) while the tests
+#                           run, so large folio allocations fall back;
+#                           results and records as KERNEL.frag-N. Every run
+#                           prints its folio census (folios by order, failed
+#                           large allocations) and fails when a regime it
+#                           must have run did not (run-fstests.sh --help).
 #   make fstests-fsx KERNEL=... BLOCK_SIZE=N [FSX_OPS=100000] [FSX_SEED=1]
-#                [FSX_CAMPAIGNS="buffered-mmap dio eof-pollute wide"] [TWIN=KNOB]
+#                [FSX_CAMPAIGNS="buffered-mmap dio eof-pollute wide"] [TWIN=KNOB] [FRAG=PCT]
 #                           fstests' own fsx, not check: each campaign on a
 #                           fresh mkfs.xfs -b size=N (reflink on, so clone,
 #                           dedupe and copy_range on), then xfs_repair -n;
@@ -64,7 +72,8 @@ fstests: deps
 	@LBS_BUILD=$(abspath $(BUILD)) sh tests/fstests/run-fstests.sh \
 		--kernel "$(FSTESTS_KERNEL)" --block-size "$(BLOCK_SIZE)" \
 		$(if $(TESTS),--tests "$(TESTS)") $(if $(GROUP),--group "$(GROUP)") \
-		$(if $(TWIN),--twin "$(TWIN)") $(if $(filter 0,$(LOCKDEP)),--no-lockdep)
+		$(if $(TWIN),--twin "$(TWIN)") $(if $(filter 0,$(LOCKDEP)),--no-lockdep) \
+		$(if $(FRAG),--fragment "$(FRAG)")
 
 fstests-ci:
 	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) fstests KERNEL=patched-6.1 \
@@ -75,7 +84,7 @@ fstests-fsx: deps
 		--kernel "$(FSTESTS_KERNEL)" --block-size "$(BLOCK_SIZE)" \
 		--fsx-ops "$(FSX_OPS)" --fsx-seed "$(FSX_SEED)" \
 		$(if $(FSX_CAMPAIGNS),--fsx-campaigns "$(FSX_CAMPAIGNS)") \
-		$(if $(TWIN),--twin "$(TWIN)")
+		$(if $(TWIN),--twin "$(TWIN)") $(if $(FRAG),--fragment "$(FRAG)")
 
 fstests-compare:
 	@python3 tests/fstests/compare.py \

@@ -26,6 +26,7 @@ or when there is a regression; 2 on bad input; else 0.
 
 import argparse
 import os
+import re
 import sys
 
 import records
@@ -61,8 +62,8 @@ def head(label):
 
 
 def kernel_label(label):
-    """The run a LOCKDEP=0 run stands beside: its kernel's label."""
-    return label.replace(".nolockdep-", "-")
+    """The run a LOCKDEP=0 or fragmented run stands beside: its kernel's label."""
+    return re.sub(r"(\.(nolockdep|frag))+-", "-", label)
 
 
 def listed_failures(edir, label):

@@ -11,7 +11,11 @@
 # users, local.config, then runs `./check -R xunit` with RESULT_BASE in the
 # run directory (/lbs-results, the host's build/fstests/KERNEL-BS), or,
 # when RUN_CONF sets FSX_OPS, fsx campaigns (guest-fsx.sh) instead.
-# Writes /lbs-results/check.rc. Console markers: LBS-FSTESTS: <step>.
+# Writes /lbs-results/check.rc, and folio-census.txt ("pass|fail WHY": the
+# folio census of the block-device filesystems from before the first test
+# to after the last, tests/guest/folios.sh, judged for KERNEL at
+# BLOCK_SIZE); with FRAG set, lbs-frag (LBS_FRAG_BIN) holds that share of
+# free memory fragmented meanwhile. Console markers: LBS-FSTESTS: <step>.
 set -u
 conf=$1
 # shellcheck disable=SC1090
@@ -73,6 +77,29 @@ scratch_dev=$(by_serial "$SCRATCH_SERIAL") || exit 1
 logwrites_dev=$(by_serial "$LOGWRITES_SERIAL") || exit 1
 mkdir -p /mnt/test /mnt/scratch
 
+# --- the folio census, and the fragmenter ------------------------------------
+# shellcheck disable=SC1090
+. "$FOLIOS_SH"
+census_file=$results/folio-census.txt
+rm -f "$census_file"
+# block devices only (major > 0): not the 9p root, its overlay or tmpfs
+census_start "s_dev >= 1048576" || say "no folio census: tracefs hist triggers unavailable"
+if [ -n "${FRAG:-}" ]; then
+	export LBS_FRAG_BIN
+	if ! frag_start "$FRAG"; then
+		echo "fail lbs-frag exited before it was ready: $FRAG_READY" >"$census_file"
+		say "fail lbs-frag: $FRAG_READY"
+		exit 1
+	fi
+	say "frag: $FRAG_READY"
+fi
+census_end() {
+	census_verdict "$BLOCK_SIZE" "$KERNEL" "${FRAG:-}"
+	echo "$CENSUS_ST $CENSUS_WHY" >"$census_file"
+	say "folio census: $CENSUS_ST $CENSUS_WHY"
+	frag_stop
+}
+
 cd "$FSTESTS_DIR" || exit 1
 # FSX_AVOID=-0: fsx runs XFS_IOC_EXCHANGE_RANGE wherever the kernel has it
 # (6.10 and later), from op 13 on in generic/091 and 263, so 6.12 would run
@@ -97,6 +124,7 @@ if [ -n "${FSX_OPS:-}" ]; then	# make fstests-fsx: fsx campaigns, not check
 		FSX_SEED=${FSX_SEED:-1} FSX_CAMPAIGNS=${FSX_CAMPAIGNS:-} \
 		bash "$(dirname "$0")/guest-fsx.sh" "$results" "$scratch_dev"
 	rc=$?
+	census_end
 	echo "$rc" >"$results/check.rc"
 	say "fsx campaigns end rc=$rc"
 	sync
@@ -107,6 +135,7 @@ say "check start uptime $(cut -d' ' -f1 /proc/uptime)"
 # shellcheck disable=SC2086
 ./check -R xunit $CHECK_ARGS 2>&1 | tee "$results/check.out"
 rc=${PIPESTATUS[0]}
+census_end
 echo "$rc" >"$results/check.rc"
 say "check end rc=$rc"
 sync

@@ -26,6 +26,17 @@
 #                   $LBS_BUILD/fstests/fsx-K-N/ (fsx.tsv, failing
 #                   campaigns' .fsxlog/.fsxops/.fsxgood)
 #   --fsx-seed S    fsx -S (default 1); --fsx-campaigns "LIST" a subset
+#   --fragment PCT  the guest holds PCT% of its free memory fragmented
+#                   (tests/guest/frag.c) while check or fsx runs, so large
+#                   folio allocations fail and fall back: label KERNEL.frag,
+#                   judged by KERNEL's expected failures
+#
+# Every run takes a folio census of the block-device filesystems
+# (tests/guest/folios.sh: folios by order, failed large allocations),
+# printed at the end and kept in folio-census.txt; a census that shows a
+# folio holding part of a block, a patched kernel at bs > ps that never
+# made a large folio or never a block of pages, or a fragmented run in
+# which no large allocation failed, fails the run.
 #
 # Steps: fstests build (tests/fstests/build-fstests.sh), kernel build
 # (tests/qemu/kernel-image.sh --fstests, skipped by stamp) into
@@ -67,7 +78,7 @@ usage() { echo "run-fstests.sh: error: $*" >&2; echo "see: $0 --help" >&2; exit 
 die() { echo "run-fstests.sh: error: $*" >&2; exit 1; }
 say() { echo "run-fstests.sh: $*" >&2; }
 
-kernel="" bs="" tests="" group="" twin="" fsx_ops="" fsx_seed=1 fsx_campaigns="" nolockdep=""
+kernel="" bs="" tests="" group="" twin="" fsx_ops="" fsx_seed=1 fsx_campaigns="" nolockdep="" frag=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) [ $# -ge 2 ] || usage "--kernel needs a value"; kernel=$2; shift 2 ;;
@@ -76,6 +87,7 @@ while [ $# -gt 0 ]; do
 	--group) [ $# -ge 2 ] || usage "--group needs a value"; group=$2; shift 2 ;;
 	--twin) [ $# -ge 2 ] || usage "--twin needs a value"; twin=$2; shift 2 ;;
 	--no-lockdep) nolockdep=--no-lockdep; shift ;;
+	--fragment) [ $# -ge 2 ] || usage "--fragment needs a value"; frag=$2; shift 2 ;;
 	--fsx-ops) [ $# -ge 2 ] || usage "--fsx-ops needs a value"; fsx_ops=$2; shift 2 ;;
 	--fsx-seed) [ $# -ge 2 ] || usage "--fsx-seed needs a value"; fsx_seed=$2; shift 2 ;;
 	--fsx-campaigns) [ $# -ge 2 ] || usage "--fsx-campaigns needs a value"; fsx_campaigns=$2; shift 2 ;;
@@ -107,6 +119,10 @@ fi
 [ "$kernel" != stock-6.1 ] || [ "$bs" = 4096 ] ||
 	usage "stock-6.1 refuses XFS blocks larger than 4096 at mount: BLOCK_SIZE=4096 only"
 case $fsx_ops$fsx_seed in *[!0-9]*) usage "--fsx-ops and --fsx-seed take numbers" ;; esac
+case $frag in
+'' | [1-9] | [1-9][0-9]) ;;
+*) usage "--fragment takes a percentage of free memory, 1 to 99 (got '$frag')" ;;
+esac
 for c in $fsx_campaigns; do
 	case $c in buffered-mmap | dio | eof-pollute | wide) ;; *) usage "unknown fsx campaign '$c' (buffered-mmap dio eof-pollute wide)" ;; esac
 done
@@ -132,6 +148,7 @@ fi
 label=$name-$bs
 expunge=$ROOT/tests/fstests/expunges/$label.txt
 [ -z "$nolockdep" ] || label=$name.nolockdep-$bs
+[ -z "$frag" ] || label=${label%-"$bs"}.frag-$bs
 [ -z "$fsx_ops" ] || label=fsx-$label
 run=$BUILD/fstests/$label
 
@@ -165,6 +182,14 @@ elif [ -z "$fsx_ops" ]; then
 	group_tests=$tests	# GROUP=lbs, expanded above
 fi
 mkdir -p "$BUILD/qemu/empty-series"
+frag_bin=""
+if [ -n "$frag" ]; then	# run by the guest from the host's root
+	frag_bin=$BUILD/fstests/lbs-frag
+	mkdir -p "$BUILD/fstests"
+	${CC:-cc} -O2 -Wall -Wextra -Werror -o "$frag_bin.tmp" "$ROOT/tests/guest/frag.c" ||
+		die "cannot build lbs-frag (tests/guest/frag.c)"
+	mv "$frag_bin.tmp" "$frag_bin"
+fi
 t0=$(date +%s)
 image=$("$ROOT/tests/qemu/kernel-image.sh" --fstests $nolockdep "$kernel" "$name" "$series")
 build_s=$(($(date +%s) - t0))
@@ -195,6 +220,10 @@ CHECK_ARGS="$check_args"
 FSX_OPS=$fsx_ops
 FSX_SEED=$fsx_seed
 FSX_CAMPAIGNS="$fsx_campaigns"
+KERNEL=$kernel
+FRAG=$frag
+LBS_FRAG_BIN=$frag_bin
+FOLIOS_SH=$ROOT/tests/guest/folios.sh
 TEST_SERIAL=lbs-test
 SCRATCH_SERIAL=lbs-scratch
 LOGWRITES_SERIAL=lbs-logwrites
@@ -231,11 +260,18 @@ first=$(tr -d '\r' <"$run/console.log" | sed -n 's/^LBS-FSTESTS: check start upt
 [ -z "$first" ] || say "boot to check start: ${first}s (guest uptime)"
 say "times: kernel ${build_s}s, guest ${boot_s}s (qemu rc $boot_rc), total $(($(date +%s) - t_all))s"
 rc=0
+# the guest's folio census (guest-run.sh): "pass|fail WHY"
+census=$(cat "$run/folio-census.txt" 2>/dev/null) || census="fail no folio census (the guest did not finish)"
+say "folio census, $label: ${census#* }"
+case $census in
+pass\ *) ;;
+*) say "FAIL: folio census: ${census#* }"; rc=1 ;;
+esac
 if [ -n "$fsx_ops" ]; then
 	echo "fsx campaigns, $label (campaign, fsx rc, seconds, xfs_repair -n rc, ops, seed, args):"
 	cat "$run/fsx.tsv" 2>/dev/null
-	rc=$(cat "$run/check.rc" 2>/dev/null || echo 1)
-	[ "$rc" = 0 ] || say "FAIL: an fsx campaign failed or did not finish ($run)"
+	crc=$(cat "$run/check.rc" 2>/dev/null || echo 1)
+	[ "$crc" = 0 ] || { say "FAIL: an fsx campaign failed or did not finish ($run)"; rc=1; }
 	python3 "$ROOT/tests/qemu/ktap-check.py" "$run/console.log" --no-ktap >"$run/kernel-check.txt" 2>&1 || {
 		say "kernel warnings/oops on the console: $run/kernel-check.txt"
 		rc=1

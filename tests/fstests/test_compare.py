@@ -94,6 +94,17 @@ class Compare(unittest.TestCase):
         rc, out, err = compare(self.tmp)
         self.assertEqual(row(out, "xfs/030")[1:], ["FAIL", "86", "xfail", "73"])
 
+    def test_fragmented_run_is_judged_by_its_kernels_list(self):
+        edir = os.path.join(self.tmp, "expunges")
+        os.makedirs(edir)
+        with open(os.path.join(edir, "patched-6.1-65536.txt"), "w") as f:
+            f.write("generic/091 a listed failure\n")
+        self.run_("patched-6.1.frag-65536", T1, [("generic/091", "fail", 70, "bad data"),
+                                                 ("generic/263", "fail", 40, "bad data")])
+        rc, out, err = compare(self.tmp)
+        self.assertEqual(row(out, "generic/091")[1:3], ["xfail", "70"])
+        self.assertEqual(row(out, "generic/263")[1:3], ["FAIL", "40"])
+
     def test_cells_name_their_series(self):
         self.run_("patched-6.1-65536", T1, [("generic/127", "pass", 660, ""),
                                             ("generic/091", "pass", 60, "")], series=OTHER)
