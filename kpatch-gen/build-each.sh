@@ -1,7 +1,11 @@
 #!/bin/sh
 # Prove the series bisectable: build the kernel after every patch.
 #
-#   build-each.sh [SERIES_DIR]     (default $LBS_BUILD/kernel-patch)
+#   build-each.sh [--from NNNN] [SERIES_DIR]   (default $LBS_BUILD/kernel-patch)
+#
+# --from NNNN: apply the patches before NNNN without building (the
+# patches a series change did not touch) and build after NNNN and each
+# one after it; the report says where it started.
 #
 # Applies the patches one at a time with git am to a worktree
 # ($LBS_BUILD/linux/build-each) and runs an incremental `make bzImage`
@@ -14,22 +18,29 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${LBS_BUILD:-$TOP/build}
 case $BUILD in /*) ;; *) BUILD=$TOP/$BUILD ;; esac
 export LBS_BUILD="$BUILD"
+from=0001
+if [ "${1:-}" = --from ]; then
+	case ${2:-} in [0-9][0-9][0-9][0-9]) from=$2 ;; *) echo "build-each: error: --from takes a patch number, NNNN" >&2; exit 2 ;; esac
+	shift 2
+fi
 SERIES=${1:-$BUILD/kernel-patch}
 OUT=$BUILD/build-each
 die() { echo "build-each: error: $*" >&2; exit 1; }
 ls "$SERIES"/0[0-9][0-9][0-9]-*.patch >/dev/null 2>&1 || die "no patches in $SERIES (make kernel-patch)"
+ls "$SERIES/$from"-*.patch >/dev/null 2>&1 || die "no patch $from in $SERIES"
 mkdir -p "$OUT/empty"
 tree=$("$TOP/scripts/linux-tree.sh" worktree build-each "$OUT/empty")
 obj=$OUT/obj
 mkdir -p "$obj"
 export GIT_COMMITTER_NAME=lbs GIT_COMMITTER_EMAIL=lbs@localhost
-: >"$OUT/report.txt"
+echo "# built after each patch from $from on ($(ls "$SERIES"/0[0-9][0-9][0-9]-*.patch | grep -vc /0000-) patches)" >"$OUT/report.txt"
 fail=0
 for p in "$SERIES"/0[0-9][0-9][0-9]-*.patch; do
 	n=$(basename "$p" | cut -c1-4)
 	[ "$n" = 0000 ] && continue
 	git -C "$tree" am -q "$p" || die "patch $n does not apply"
 	subj=$(git -C "$tree" log -1 --format=%s)
+	[ "$n" -ge "$from" ] || continue
 	t0=$(date +%s)
 	# build-kernel.sh configures (tinyconfig + fragment) and builds
 	# incrementally in the same object directory
