@@ -33,7 +33,7 @@ CAMPAIGNS = ("crash-logflush", "crash-nologflush", "crash-mixed", "crash-reflink
 # the step-by-step case of each rule (tests/guest)
 CASES = ("tail-after-truncate", "tail-after-crash", "reflink-shutdown-eof")
 HEAD_RE = re.compile(r"^# verify\.sh (\S+): kernel (\S+) \((\S+)\), source (\S+), project (\S+), "
-                     r"block sizes ([0-9 ]+), (\d+) ops, seed (\d+)$")
+                     r"block sizes ([0-9 ]+), (\d+) ops, seed (\d+)(?:, fragment (\d+))?$")
 RULE_RE = re.compile(r"^LBS-CRASHRULES (\d+) (\S+) (.*)$")
 VERIFY_RE = re.compile(r"^LBS-VERIFY (\d+) (\S+): (pass|fail|xfail|skip)(?: (.*))?$")
 
@@ -50,7 +50,7 @@ def read_record(path):
         raise RecordError("%s:1: not a verify.sh report header" % path)
     rec = {"file": os.path.basename(path), "date": m.group(1), "kernel": m.group(2),
            "source": m.group(4), "project": m.group(5), "sizes": m.group(6).split(),
-           "ops": m.group(7), "rules": {}, "results": {}}
+           "ops": m.group(7), "frag": m.group(9), "rules": {}, "results": {}}
     for n, line in enumerate(lines[1:], 2):
         r = RULE_RE.match(line)
         if r:
@@ -98,7 +98,8 @@ def rows(recs):
                 m = re.search(r"(block \d+ byte \d+ reads 0x[0-9a-f]{2})", why)
                 cells.append(res + (": " + m.group(1) if m else ""))
             out.append("| %s | %s | %s | %s | %s | %s |" % (
-                rec["kernel"], bs, rec["ops"], ", ".join(camps), " | ".join(cells),
+                rec["kernel"] + (", memory %s%% fragmented" % rec["frag"] if rec["frag"] else ""),
+                bs, rec["ops"], ", ".join(camps), " | ".join(cells),
                 "%s (source %s, project %s, %s)" % (rec["file"], rec["source"], rec["project"],
                                                     rec["date"][:10])))
     return out

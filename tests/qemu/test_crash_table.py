@@ -48,6 +48,13 @@ class Table(unittest.TestCase):
         rc3, _, out3 = run(rec, "--check", readme=text)
         self.assertEqual(rc3, 0, out3)
 
+    def test_fragmented_run_says_so(self):
+        rec = (HEAD.replace(", seed 1\n", ", seed 1, fragment 90\n")
+               + RULES % ("crash-logflush", "0/0", "0/0"))
+        rc, text, out = run(rec)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("| stock-6.1, memory 90% fragmented | 4096 |", text)
+
     def test_check_catches_stale_readme(self):
         rec = HEAD + RULES % ("crash-logflush", "2/100", "1/7")
         rc, _, out = run(rec, "--check")

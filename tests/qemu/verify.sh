@@ -95,7 +95,7 @@ finish() {
 	# what ran: a report copied into the tree (tests/qemu/record.sh) says
 	{
 		echo "# verify.sh $(date -u +%Y-%m-%dT%H:%M:%SZ): kernel $kernel ($name), source $(kernel_commit)," \
-			"project $(project_commit), block sizes $sizes, $ops ops, seed ${LBS_SEED:-1}"
+			"project $(project_commit), block sizes $sizes, $ops ops, seed ${LBS_SEED:-1}${frag:+, fragment $frag}"
 		cat "$report.tmp"
 	} >"$report"
 	rm -f "$report.tmp"
