@@ -12,7 +12,12 @@ project), the lines between a block's two marker comments, e.g.
     <!-- bench-summary: end -->
 
 bench-summary (both files): the goals per job. bench-counts
-(bench/README.md): the counts behind them. Nothing else in the files
+(bench/README.md): the counts behind them. bench-frag (bench/README.md):
+the latest run with memory fragmented (FRAG), patched 6.1 and 6.12 at
+64k side by side: per job the boots fio failed, the allocation stalls,
+MB/s and its patched / 6.12 ratio, and each kernel's instruction count
+against the latest unfragmented run of the same mount and writeback
+knobs (the counts do not follow the guest's speed: bench/README.md). Nothing else in the files
 changes, and the same records give the same bytes. Records: --records
 (default $LBS_BENCH_RECORDS, else bench/records); prose: --notes (default
 bench/kernel-summary-notes.tsv, one line per job: JOB, "best this design
@@ -65,7 +70,7 @@ KINDS = [  # name, label, is the record of this kind, pairs needed
      (P4, S4, P64, R64, R4)),
 ]
 BLOCKS = {"README.md": ("bench-summary",),
-          "bench/README.md": ("bench-summary", "bench-counts")}
+          "bench/README.md": ("bench-summary", "bench-counts", "bench-frag")}
 NOTE_COLUMNS = ("best this design allows", "why it misses")
 # what a note may hold that has digits: names, not figures (versions,
 # block sizes, folio orders, patch numbers, `identifiers`)
@@ -214,6 +219,62 @@ def counts_tables(chosen):
     return out
 
 
+def frag_records(records):
+    """(the latest FRAG record with --insns and patched and 6.12 at 64k,
+    the latest ok record without FRAG of the same knobs with those pairs),
+    either None.  A FRAG record's status may be failed: a job the kernel
+    failed is what it measures."""
+    fit = [r for r in records if r.params.get("frag") and r.flag("insns")
+           and not r.flag("profile") and P64 in r.pairs and R64 in r.pairs]
+    frag = max(fit, key=lambda r: r.run, default=None)
+    if not frag:
+        return None, None
+    same = [r for r in records if not r.params.get("frag") and r.params["status"] == "ok"
+            and r.flag("insns") and not r.flag("profile") and P64 in r.pairs and R64 in r.pairs
+            and (r.params["dirty_mb"], r.params["mount_opts"])
+            == (frag.params["dirty_mb"], frag.params["mount_opts"])]
+    return frag, max(same, key=lambda r: r.run, default=None)
+
+
+def frag_table(records):
+    frag, base = frag_records(records)
+    if not frag:
+        return ["", "No recorded run with memory fragmented.", ""]
+    rounds = int(frag.params["rounds"])
+    out = ["", "Memory fragmented: %s, FRAG=%s (the guest holds that share of its free memory "
+           "fragmented before the jobs, tests/guest/frag.c). Failed: boots in which fio failed "
+           "the job, of %d. Stalls: allocation and compaction stalls around the job, median. "
+           "Instructions: the job's kernel instructions fragmented / unfragmented, the "
+           "unfragmented from %s." % (describe(frag), frag.params["frag"], rounds,
+                                      describe(base) if base else NONE), ""]
+    kern = (("patched 6.1", P64), ("6.12", R64))
+    head = ["job"] + ["%s %s" % (k, w) for w in ("failed", "stalls", "MB/s") for k, _ in kern] \
+        + ["MB/s patched / 6.12"] + ["%s instructions, fragmented / not" % k for k, _ in kern]
+    out.append("| " + " | ".join(head) + " |")
+    out.append("|" + "---|" * len(head))
+    for job, _, label in JOBS:
+        row = [label]
+        for _, p in kern:
+            failed = frag.cell(p, job, "failed")
+            ran = frag.cell(p, job, "mbs")
+            n = sum(1 for v in failed.v if v) if failed.ok() else rounds - len(ran.v)
+            row.append("%d" % n)
+        for _, p in kern:
+            st = frag.cell(p, job, "stalls")
+            row.append("%g" % st.med() if st.ok() else "-")
+        for _, p in kern:
+            m = frag.cell(p, job, "mbs")
+            row.append("%.1f" % m.med() if m.ok() else "-")
+        r = ratio(frag.cell(P64, job, "mbs"), frag.cell(R64, job, "mbs"))
+        row.append("-" if r is None else "%.2f [%.2f-%.2f]" % r)
+        for _, p in kern:
+            r = ratio(counts(frag, p, job), counts(base, p, job)) if base else None
+            row.append("-" if r is None else "%.2f [%.2f-%.2f]" % r)
+        out.append("| " + " | ".join(row) + " |")
+    out.append("")
+    return out
+
+
 def splice(text, block, body, where):
     """text with the lines between block's markers replaced by body."""
     try:
@@ -224,9 +285,11 @@ def splice(text, block, body, where):
 
 def generate(root, rdir, notes_path):
     """{relative path: (old text, new text)}"""
-    chosen = choose(load_records(rdir))
+    records = load_records(rdir)
+    chosen = choose(records)
     bodies = {"bench-summary": summary(chosen, load_notes(notes_path)),
-              "bench-counts": counts_tables(chosen)}
+              "bench-counts": counts_tables(chosen),
+              "bench-frag": frag_table(records)}
     out = {}
     for rel, blocks in BLOCKS.items():
         path = os.path.join(root, rel)
