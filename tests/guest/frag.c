@@ -12,9 +12,11 @@
  * memory left unmapped (the rest of MemFree, which mapping all of it would
  * leave the kernel without) is then taken in transparent huge pages, one
  * 2 MiB chunk at a time, until a chunk gets no huge page: order-0 faults
- * would eat the holes instead.  Readahead's large allocations
- * (__GFP_NORETRY) then mostly fail and fall back to order 0, while reclaim
- * of the page cache's own large folios still frees large blocks.  Prints
+ * would eat the holes instead.  A few huge pages are then given back, so
+ * that the kernel's own small multi-page allocations find memory.  The
+ * page cache's large allocations (__GFP_NORETRY) then mostly fail and
+ * fall back to order 0, while reclaim of the page cache's own large
+ * folios still frees large blocks.  Prints
  * "LBS-FRAG: ready ..." with /proc/buddyinfo's free blocks by order once
  * it holds, then waits for a signal.
  */
@@ -82,9 +84,18 @@ static int write_sysctl(const char *path, const char *val)
 }
 
 /*
+ * Huge pages given back at the end: the kernel's own allocations of a few
+ * pages (a new task's stack is order 2) would otherwise find none, with
+ * no page cache yet to reclaim, and call the OOM killer on lbs-frag (seen
+ * at 16k, 2026-12-07).  The page cache soon fills them with large folios;
+ * reclaiming those frees whole blocks again.
+ */
+#define RESERVE_HUGE 8
+
+/*
  * Take free memory in huge pages until the allocator has none to give:
- * one byte a 2 MiB chunk, kept while AnonHugePages grows by the chunk.
- * Returns the huge pages taken.
+ * one byte a 2 MiB chunk, kept while AnonHugePages grows by the chunk;
+ * then give the last RESERVE_HUGE back.  Returns the huge pages kept.
  */
 static long take_huge_pages(void)
 {
@@ -112,6 +123,11 @@ static long take_huge_pages(void)
 		if (mlock(p, huge))
 			return -1;
 		taken++;
+	}
+	/* the chunks taken are the ones just below p */
+	for (int k = 0; k < RESERVE_HUGE && taken; k++, taken--) {
+		p -= huge;
+		munmap(p, huge);
 	}
 	return taken;
 }
