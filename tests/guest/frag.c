@@ -88,9 +88,10 @@ static int write_sysctl(const char *path, const char *val)
  * pages (a new task's stack is order 2) would otherwise find none, with
  * no page cache yet to reclaim, and call the OOM killer on lbs-frag (seen
  * at 16k, 2026-12-07).  The page cache soon fills them with large folios;
- * reclaiming those frees whole blocks again.
+ * reclaiming those frees whole blocks again.  One: with eight, the page
+ * cache at 16k blocks found order-2 folios enough and never fell back.
  */
-#define RESERVE_HUGE 8
+#define RESERVE_HUGE 1
 
 /*
  * Take free memory in huge pages until the allocator has none to give:
