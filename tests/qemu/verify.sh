@@ -21,7 +21,9 @@
 #                     it so: large folio allocations fail and fall back,
 #                     which folio-orders then requires to have happened
 #   LBS_KERNEL_IMAGE  use this bzImage instead of building (it must be the
-#                     kernel named by --kernel; the report says "prebuilt")
+#                     kernel named by --kernel; the report says "prebuilt",
+#                     unless it is the image qemu-verify built for that
+#                     kernel, whose tree HEAD is beside it)
 #
 # Steps: worktree -> kernel build (skipped when tree, patches and config are
 # unchanged: build-kernel.sh stamps) -> static guest binaries
@@ -116,7 +118,13 @@ t_all=$(date +%s)
 # the kernel's source commit (deterministic for a series: linux-tree.sh),
 # and the project's, "+" when tracked files differ from it
 kernel_commit() {
-	if [ -n "${LBS_KERNEL_IMAGE:-}" ]; then
+	# the image `make qemu-verify` built for KERNEL (make qemu-verify-frag)
+	# is of the tree whose HEAD kernel-image.sh wrote beside it; any other
+	# image (a negative control's knob kernel) is only "prebuilt"
+	if [ "${LBS_KERNEL_IMAGE:-}" = "$BUILD/kernel/$kernel/arch/x86/boot/bzImage" ] &&
+		[ -f "$BUILD/kernel/$kernel/.lbs-tree-head" ]; then
+		cut -c1-12 "$BUILD/kernel/$kernel/.lbs-tree-head"
+	elif [ -n "${LBS_KERNEL_IMAGE:-}" ]; then
 		echo "prebuilt:$LBS_KERNEL_IMAGE"
 	else
 		git -C "$BUILD/linux/$name" rev-parse --short=12 HEAD 2>/dev/null || echo unknown
