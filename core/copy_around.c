@@ -13,22 +13,6 @@
 #include "lbs_util.h"
 
 /**
- * lbs_need_copy_around() - does a write into this mapping need copy-around
- * @blkbits: log2 of the filesystem block size
- * @pshift: log2 of the page (folio) size
- * @cow: the write goes to a COW fork block that will replace the data fork
- *	block as a whole (IOMAP_F_SHARED), shared or not: blocks inside the
- *	COW extent size hint window are copied on write too
- *
- * Return: true if the block is larger than a page and is written out of
- * place, so every byte of it must be in the page cache before writeback.
- */
-bool lbs_need_copy_around(uint32_t blkbits, uint32_t pshift, bool cow)
-{
-	return blkbits > pshift && cow;
-}
-
-/**
  * lbs_fill_from_source() - fill a page around a write from the source block
  * @src: what the source mapping holds there (the data fork under a COW
  *	write, the mapping itself otherwise)

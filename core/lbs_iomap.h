@@ -101,8 +101,36 @@ uint32_t lbs_truncate_page_len(uint32_t blkbits, uint32_t pshift,
 bool lbs_zero_may_mark_uptodate(uint32_t poff, uint32_t plen,
 				uint32_t from, uint32_t to);
 
-bool lbs_need_zero_around(uint32_t blkbits, uint32_t pshift,
-			  enum lbs_map_type type, bool is_new);
+/*
+ * lbs_need_zero_around() and lbs_need_copy_around() are inline: the
+ * filesystem asks them for every write mapping at every block size, and
+ * inline the answer at bs <= ps folds to a compare before the mapping
+ * type is even worked out.
+ */
+/**
+ * lbs_need_zero_around() - does a write into this mapping need zero-around
+ * @blkbits: log2 of the filesystem block size
+ * @pshift: log2 of the page (folio) size
+ * @type: the mapping under the write
+ * @is_new: the filesystem allocated or reserved the mapping for this write
+ *
+ * Delalloc ranges need it even when they were not reserved by this write:
+ * speculative preallocation past EOF reserves blocks that no write has
+ * touched yet, and a later write into them gets an existing delalloc
+ * mapping.  Zero-around skips uptodate pages, so asking for it again on a
+ * block that was already zeroed costs a lookup and no I/O.
+ *
+ * Return: true if the block is larger than a page and its contents outside
+ * the write are not yet initialised on disk.
+ */
+static inline bool lbs_need_zero_around(uint32_t blkbits, uint32_t pshift,
+					enum lbs_map_type type, bool is_new)
+{
+	if (blkbits <= pshift)
+		return false;
+	return is_new || type == LBS_MAP_DELALLOC || type == LBS_MAP_UNWRITTEN;
+}
+
 bool lbs_zero_around(uint32_t blkbits, uint32_t pshift, uint64_t pos,
 		     uint64_t len, uint64_t isize,
 		     struct lbs_zero_around *za);
@@ -112,7 +140,23 @@ bool lbs_short_copy_range(uint32_t blkbits, uint32_t pshift, uint64_t pos,
 			  uint64_t data_end, uint64_t isize,
 			  uint64_t *fill_pos, uint64_t *fill_len);
 
-bool lbs_need_copy_around(uint32_t blkbits, uint32_t pshift, bool cow);
+/**
+ * lbs_need_copy_around() - does a write into this mapping need copy-around
+ * @blkbits: log2 of the filesystem block size
+ * @pshift: log2 of the page (folio) size
+ * @cow: the write goes to a COW fork block that will replace the data fork
+ *	block as a whole (IOMAP_F_SHARED), shared or not: blocks inside the
+ *	COW extent size hint window are copied on write too
+ *
+ * Return: true if the block is larger than a page and is written out of
+ * place, so every byte of it must be in the page cache before writeback.
+ */
+static inline bool lbs_need_copy_around(uint32_t blkbits, uint32_t pshift,
+					bool cow)
+{
+	return blkbits > pshift && cow;
+}
+
 bool lbs_fill_from_source(enum lbs_map_type src, bool src_new, uint64_t pos,
 			  uint64_t isize);
 bool lbs_unshare_range(uint32_t blkbits, uint32_t pshift, uint64_t pos,

@@ -11,30 +11,6 @@
 #include "lbs_util.h"
 
 /**
- * lbs_need_zero_around() - does a write into this mapping need zero-around
- * @blkbits: log2 of the filesystem block size
- * @pshift: log2 of the page (folio) size
- * @type: the mapping under the write
- * @is_new: the filesystem allocated or reserved the mapping for this write
- *
- * Delalloc ranges need it even when they were not reserved by this write:
- * speculative preallocation past EOF reserves blocks that no write has
- * touched yet, and a later write into them gets an existing delalloc
- * mapping.  Zero-around skips uptodate pages, so asking for it again on a
- * block that was already zeroed costs a lookup and no I/O.
- *
- * Return: true if the block is larger than a page and its contents outside
- * the write are not yet initialised on disk.
- */
-bool lbs_need_zero_around(uint32_t blkbits, uint32_t pshift,
-			  enum lbs_map_type type, bool is_new)
-{
-	if (blkbits <= pshift)
-		return false;
-	return is_new || type == LBS_MAP_DELALLOC || type == LBS_MAP_UNWRITTEN;
-}
-
-/**
  * lbs_zero_around() - page cache ranges to zero around a write
  * @blkbits: log2 of the filesystem block size
  * @pshift: log2 of the page (folio) size

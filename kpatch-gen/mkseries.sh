@@ -152,5 +152,14 @@ g -C "$AM" am -q "$@" || die "series does not apply with git am to pristine"
 [ -z "$(g -C "$AM" diff HEAD "$(g -C "$WT" rev-parse HEAD)" --stat)" ] ||
 	die "git am result differs from the series tree"
 
+# the negative controls and stress knobs apply to the series, so a change
+# to it that moves their context fails here, not an hour into CI's
+# check-controls
+for k in "$TOP"/kernel-glue/selftest-6.1/*.patch "$TOP"/kernel-glue/stress-6.1/*.patch; do
+	[ -f "$k" ] || continue
+	g -C "$AM" apply --check "$k" 2>/dev/null ||
+		die "${k#"$TOP"/} no longer applies to the series: refresh it against $AM"
+done
+
 note "$n patches + cover letter, checkpatch --strict clean, git am OK"
 echo "$OUT"
