@@ -11,7 +11,7 @@
  *   mmap store               the LBS_FUSE_IOC_MMAP_WRITE ioctl (FUSE
  *                            refuses MAP_SHARED on direct_io files)
  *   mmap read                a MAP_PRIVATE mapping (read through FUSE)
- * Everything else is lbs-fsx's real-file backend (fsx_real.c).  The
+ * Everything else is lbs-fsx's real-file backend (backend_real.c).  The
  * generator sees the simulated block and page size, so a seed gives the
  * op stream lbs-sim fsx gives for the mount's geometry.
  *   lbs-fuse-fsx [--ops N] [--seed S] [--file-size L] [--op-size O]
@@ -20,7 +20,7 @@
  */
 #define _GNU_SOURCE
 #include "fsx.h"
-#include "fsx_real.h"
+#include "backend_real.h"
 #include "lbs_fuse_ioctl.h"
 
 #include <errno.h>
@@ -38,7 +38,7 @@
 #include <unistd.h>
 
 struct ffsx {
-	struct fsx_backend in;	/* fsx_real.c's */
+	struct fsx_backend in;	/* backend_real.c's */
 	int fd, ctl;
 	char root[PATH_MAX], rel[PATH_MAX];
 	uint64_t pg;

@@ -46,6 +46,20 @@ static void around_fill(struct lbs_sim *s, struct folio *f, uint64_t pos,
 }
 
 /*
+ * The folio at @pos that zero-around fills, as iomap_zero_around_folio()
+ * gets it, or NULL for a large folio: that holds its blocks whole, so
+ * there is nothing around the data to fill in it.  *@fend: its end.
+ */
+static struct folio *around_folio(struct lbs_sim *s, uint64_t pos,
+				  uint64_t *fend)
+{
+	struct folio *f = sim_folio_get(s, pos >> s->pshift);
+
+	*fend = fend_of(s, f);
+	return s->lf && f->order ? NULL : f;
+}
+
+/*
  * Zero-around (or copy-around) one range from core (head or tail):
  * instantiate each page; uptodate pages are only dirtied, others are
  * filled over the range and marked uptodate when no caller data falls in
@@ -58,15 +72,16 @@ static void zero_around_range(struct lbs_sim *s, uint64_t pos, uint64_t len,
 	uint64_t end = pos + len;
 
 	while (pos < end) {
-		struct folio *f = sim_folio_get(s, pos >> s->pshift);
-		uint64_t fpos = fpos_of(s, f), fend = fend_of(s, f);
-		uint64_t zend = end < fend ? end : fend;
+		uint64_t fpos, fend, zend;
+		struct folio *f = around_folio(s, pos, &fend);
 		uint32_t from = 0, to = 0;
 
-		if (s->lf && f->order) {	/* the block is whole in it */
+		zend = end < fend ? end : fend;
+		if (!f) {
 			pos = zend;
 			continue;
 		}
+		fpos = fpos_of(s, f);
 		if (dfrom < fend && dto > fpos) {
 			from = (uint32_t)((dfrom > fpos ? dfrom : fpos) - fpos);
 			to = (uint32_t)((dto < fend ? dto : fend) - fpos);
@@ -82,7 +97,7 @@ static void zero_around_range(struct lbs_sim *s, uint64_t pos, uint64_t len,
 						       (uint32_t)(fend - fpos));
 			fl_set(f, F_ZEROED);	/* cleared when data lands */
 		}
-		fl_set(f, F_DIRTY);
+		sim_folio_mark_dirty(s, f);
 		pos = zend;
 	}
 }
@@ -169,9 +184,15 @@ void sim_short_copy_fill(struct lbs_sim *s, uint64_t from, uint64_t to,
 				  &pos, &len))
 		return;
 	for (end = pos + len; pos < end;) {
-		struct folio *f = sim_folio_get(s, pos >> s->pshift);
-		uint64_t fpos = fpos_of(s, f), fend = fend_of(s, f);
+		uint64_t fpos, fend;
+		struct folio *f = around_folio(s, pos, &fend);
 
+		/* a large folio: the write's retry found the block whole */
+		if (!f) {
+			pos = fend;
+			continue;
+		}
+		fpos = fpos_of(s, f);
 		if (folio_uptodate(f)) {
 			s->c.za_dirtied_uptodate++;
 		} else {
@@ -181,7 +202,7 @@ void sim_short_copy_fill(struct lbs_sim *s, uint64_t from, uint64_t to,
 			sim_set_range_uptodate(s, f, 0, (uint32_t)(fend - fpos));
 			fl_set(f, F_ZEROED);
 		}
-		fl_set(f, F_DIRTY);
+		sim_folio_mark_dirty(s, f);
 		pos = fend;
 	}
 }

@@ -100,6 +100,8 @@ static bool write_end(struct lbs_sim *s, struct folio *f, uint64_t pos,
 		fl_clear(f, F_ZEROED);	/* holds data now (for pictures) */
 		f->za_bytes = 0;
 	}
+	sim_set_range_dirty(s, f, (uint32_t)(pos - fpos_of(s, f)),
+			    (uint32_t)copied);
 	fl_set(f, F_DIRTY);
 	if (pos + copied > s->isize)
 		s->isize = pos + copied;	/* i_size_write() */
@@ -170,7 +172,10 @@ static void punch_new_delalloc(struct lbs_sim *s, uint64_t bstart)
 	for (uint64_t p = bstart; p < end;) {
 		struct folio *f = sim_folio_lookup(s, p >> s->pshift);
 
-		if (f && (fl_get(f) & F_DIRTY)) {
+		/* a dirty folio's clean units are punched too (patch 40) */
+		if (f && (fl_get(f) & F_DIRTY) &&
+		    unit_dirty(f, lbs_pageblock_index(s->blkbits, fshift_of(s, f),
+						      (uint32_t)(p - fpos_of(s, f))))) {
 			if (fpos_of(s, f) > punch)
 				punch_settled(s, punch, fpos_of(s, f));
 			punch = fend_of(s, f) < bend ? fend_of(s, f) : bend;
@@ -598,7 +603,7 @@ int64_t lbs_sim_mmap_write(struct lbs_sim *s, uint64_t pos, uint64_t len,
 				e2->state = EXT_DELALLOC;
 		}
 		fl_clear(f, F_ZEROED);
-		fl_set(f, F_DIRTY);
+		sim_folio_mark_dirty(s, f);	/* page_mkwrite */
 		memcpy(f->data + (p - fpos), buf + done, n);
 		done += n;
 		if (s->lf) {

@@ -60,13 +60,12 @@ void sim_lf_setup(struct lbs_sim *s, const struct lbs_sim_lf_config *lf)
 	s->lf = true;
 	s->lf_write_pages = lf->write_pages;
 	/*
-	 * One block, as the series' mapping_large_folio_max_order(): 6.1
-	 * dirties a folio whole, so a folio of several blocks would write
-	 * back blocks no write touched (a shared one in place).  A larger
-	 * max_order models multi-block folios.
+	 * MAX_PAGECACHE_ORDER, as the kernel since series patch 41: with a
+	 * dirty bit per block, a folio of several blocks writes back only
+	 * the blocks written.  A smaller max_order bounds the folios.
 	 */
 	s->max_order = lf->max_order ? lf->max_order :
-		       lbs_folio_min_order(s->blkbits, s->pshift);
+		       sim_max_pagecache_order(s->pshift);
 	s->alloc_fail_pct = lf->alloc_fail_pct;
 	s->mm_pct = lf->mm_event_pct;
 	s->rng = lf->seed;
@@ -259,6 +258,23 @@ static bool folio_check(struct lbs_sim *s, const struct folio *f, char *buf,
 		snprintf(buf, n, "block at 0x%" PRIx64 " under a large folio "
 			 "and pages", fpos);
 		return true;
+	}
+	if (f->order && f->ubits && (fl_get(f) & F_DIRTY)) {
+		uint32_t unit = lbs_pageblock_size(s->blkbits, fshift_of(s, f));
+
+		/* a dirty block of a large folio has its reservation */
+		for (uint32_t u = 0; u < f->nunits; u++) {
+			uint64_t upos = fpos + (uint64_t)u * unit;
+			struct extent *e = ext_at(s, upos);
+
+			if (upos >= s->isize || !unit_dirty(f, u) ||
+			    (e && (e->state != EXT_HOLE || e->cow != EXT_HOLE)))
+				continue;
+			snprintf(buf, n, "dirty block at 0x%" PRIx64 " of the "
+				 "order-%u folio at 0x%" PRIx64 " over a hole",
+				 upos, f->order, fpos);
+			return true;
+		}
 	}
 	return !f->order && (fl_get(f) & F_DIRTY) && page_check(s, f, buf, n);
 }

@@ -36,6 +36,7 @@ static const struct {
 	{ "no-recheck-after-relock", LBS_SIM_INJ_NO_RECHECK },
 	{ "step-by-page", LBS_SIM_INJ_STEP_BY_PAGE },
 	{ "sub-block-order", LBS_SIM_INJ_SUB_BLOCK_ORDER },
+	{ "folio-dirty-whole", LBS_SIM_INJ_FOLIO_DIRTY_WHOLE },
 };
 
 unsigned lbs_sim_inject_parse(const char *name)
@@ -52,7 +53,8 @@ const char *lbs_sim_inject_names(void)
 	       "mark-partial-uptodate, ra-whole-uptodate, split-gap, "
 	       "short-copy-no-fill, short-copy-keep, no-copy-around, "
 	       "ioend-early, punch-outward, decide-before-lock, "
-	       "no-recheck-after-relock, step-by-page, sub-block-order";
+	       "no-recheck-after-relock, step-by-page, sub-block-order, "
+	       "folio-dirty-whole";
 }
 
 static bool pow2(uint64_t v)
@@ -64,7 +66,7 @@ static bool pow2(uint64_t v)
  * MAX_PAGECACHE_ORDER in 6.1.192 (include/linux/pagemap.h:336-346) with
  * THP: min(MAX_XAS_ORDER, HPAGE_PMD_ORDER), 11 and PAGE_SHIFT - 3.
  */
-static uint32_t max_pagecache_order(uint32_t pshift)
+uint32_t sim_max_pagecache_order(uint32_t pshift)
 {
 	uint32_t pmd_order = pshift - 3;
 
@@ -115,12 +117,12 @@ int lbs_sim_config_check(const struct lbs_sim_config *cfg, char *err,
 		return -1;
 	}
 	if (cfg->max_folio_order >
-	    max_pagecache_order((uint32_t)sim_ilog2u(cfg->page_size))) {
+	    sim_max_pagecache_order((uint32_t)sim_ilog2u(cfg->page_size))) {
 		snprintf(err, errlen,
 			 "max folio order %u: page size %u allows at most %u "
 			 "(MAX_PAGECACHE_ORDER)", cfg->max_folio_order,
 			 cfg->page_size,
-			 max_pagecache_order((uint32_t)sim_ilog2u(cfg->page_size)));
+			 sim_max_pagecache_order((uint32_t)sim_ilog2u(cfg->page_size)));
 		return -1;
 	}
 	if (cfg->inject & ~LBS_SIM_INJ_ALL) {
@@ -136,7 +138,7 @@ int lbs_sim_lf_config_check(const struct lbs_sim_config *cfg,
 {
 	if (lbs_sim_config_check(cfg, err, errlen))
 		return -1;
-	return lf ? sim_lf_config_check(cfg, lf, max_pagecache_order(
+	return lf ? sim_lf_config_check(cfg, lf, sim_max_pagecache_order(
 			(uint32_t)sim_ilog2u(cfg->page_size)), err, errlen) : 0;
 }
 

@@ -32,8 +32,8 @@
  *    cached pages; its window is the request or 2^max_folio_order pages,
  *    whichever is larger (the ra->order ramp-up is not modelled).  The
  *    write path allocates order 0.  A folio holding more than one block
- *    has per-block uptodate state (iomap_page) and one dirty bit;
- *    writeback writes all its uptodate blocks inside EOF.  Truncation of
+ *    has per-block uptodate and dirty state (iomap_page, series patch
+ *    40); writeback writes its dirty blocks inside EOF.  Truncation of
  *    part of a large folio zeroes that part and splits it to order 0
  *    (split always succeeds); O_DIRECT invalidation drops whole folios.
  *  - a short copy (iomap_write_iter()) into a zero-around block zeroes the
@@ -102,7 +102,10 @@
 #define LBS_SIM_INJ_NO_RECHECK		(1u << 12)
 #define LBS_SIM_INJ_STEP_BY_PAGE	(1u << 13)
 #define LBS_SIM_INJ_SUB_BLOCK_ORDER	(1u << 14)
-#define LBS_SIM_INJ_ALL			0x7fffu
+/* writeback ignores the per-block dirty bits (6.1 before patch 40): every
+ * uptodate block of a dirty folio is written */
+#define LBS_SIM_INJ_FOLIO_DIRTY_WHOLE	(1u << 15)
+#define LBS_SIM_INJ_ALL			0xffffu
 
 /* parse "no-zero-around" etc.; returns the bit or 0 if unknown */
 unsigned lbs_sim_inject_parse(const char *name);
@@ -125,7 +128,7 @@ struct lbs_sim_config {
  */
 struct lbs_sim_lf_config {
 	bool large_folios;
-	uint32_t max_order;	  /* largest order; 0: m + 1 */
+	uint32_t max_order;	  /* largest order; 0: MAX_PAGECACHE_ORDER */
 	uint32_t alloc_fail_pct;  /* large allocations failing, 0..100 */
 	uint32_t mm_event_pct;	  /* chance of an mm event at each point */
 	uint64_t seed;		  /* seeds both */
@@ -191,6 +194,11 @@ struct lbs_sim_counters {
 					   (0 but with a fault knob) */
 	uint64_t wb_hole_data;		/* ... of them not zero: data lost */
 	uint64_t wb_hole_first;		/* file offset of the first */
+	uint64_t wb_shared_inplace;	/* blocks writeback wrote in place
+					   though shared: another file's
+					   data overwritten (0 but with a
+					   fault knob) */
+	uint64_t wb_shared_first;	/* file offset of the first */
 	struct lbs_sim_lf_counters {	/* large_folios only */
 		uint64_t made[LBS_SIM_NR_ORDERS]; /* folios allocated by
 					   readahead and writes, per order */

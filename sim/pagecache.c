@@ -82,9 +82,7 @@ static struct folio *folio_new(struct lbs_sim *s, uint64_t index,
 	f->magic = LBS_SIM_FOLIO_MAGIC;
 	f->nunits = lbs_units_per_folio(s->blkbits, s->pshift + order);
 	if (f->nunits > 1) {	/* iomap_page_create(): nr_blocks > 1 */
-		size_t w = 8 * sizeof(long);
-
-		f->ubits = calloc((f->nunits + w - 1) / w, sizeof(long));
+		f->ubits = calloc(ubits_longs(f->nunits), sizeof(long));
 		if (!f->ubits)
 			abort();
 	}
@@ -224,12 +222,11 @@ bool sim_folio_mapped(struct lbs_sim *s, const struct folio *f)
 struct folio *sim_folio_copy(struct lbs_sim *s, const struct folio *f)
 {
 	struct folio *nf = folio_new(s, f->index, f->order);
-	size_t w = 8 * sizeof(long);
 
 	memcpy(nf->data, f->data, fsize_of(s, f));
 	if (f->ubits)
 		memcpy(nf->ubits, f->ubits,
-		       (f->nunits + w - 1) / w * sizeof(long));
+		       ubits_longs(f->nunits) * sizeof(long));
 	nf->flags = fl_get(f);
 	nf->za_bytes = f->za_bytes;
 	return nf;
@@ -314,13 +311,54 @@ bool sim_folio_split(struct lbs_sim *s, struct folio *f)
 	return true;
 }
 
+/*
+ * Set the bits from @base + unit of @off to @base + unit of @off+len-1:
+ * @base is 0 for the uptodate bits and ->nunits for the dirty ones, the
+ * layout of 6.6's iomap_folio_state.
+ */
+static void set_unit_bits(struct lbs_sim *s, struct folio *f, uint32_t base,
+			  uint32_t off, uint32_t len)
+{
+	const unsigned long w = 8 * sizeof(long);
+	uint32_t fshift = fshift_of(s, f);
+	uint32_t u, last;
+
+	last = lbs_pageblock_index(s->blkbits, fshift, off + len - 1);
+	for (u = lbs_pageblock_index(s->blkbits, fshift, off); u <= last; u++)
+		f->ubits[(base + u) / w] |= 1ul << ((base + u) % w);
+}
+
+/* iomap_set_range_dirty(): units touched by [off, off+len) */
+void sim_set_range_dirty(struct lbs_sim *s, struct folio *f, uint32_t off,
+			 uint32_t len)
+{
+	if (len && f->ubits)
+		set_unit_bits(s, f, f->nunits, off, len);
+}
+
+/* iomap_dirty_folio(): every unit, then the folio */
+void sim_folio_mark_dirty(struct lbs_sim *s, struct folio *f)
+{
+	sim_set_range_dirty(s, f, 0, (uint32_t)fsize_of(s, f));
+	fl_set(f, F_DIRTY);
+}
+
+/* iomap_writepage_map(): every unit's dirty bit, once it is written */
+void sim_clear_units_dirty(struct folio *f)
+{
+	const unsigned long w = 8 * sizeof(long);
+
+	if (!f->ubits)
+		return;
+	for (uint32_t u = 0; u < f->nunits; u++)
+		f->ubits[(f->nunits + u) / w] &= ~(1ul << ((f->nunits + u) % w));
+}
+
 /* iomap_set_range_uptodate(): units touched by [off, off+len) */
 void sim_set_range_uptodate(struct lbs_sim *s, struct folio *f,
 			    uint32_t off, uint32_t len)
 {
-	const unsigned long w = 8 * sizeof(long);
-	uint32_t fshift = fshift_of(s, f);
-	uint32_t u, last, all = 1;
+	uint32_t u, all = 1;
 
 	if (!len)
 		return;
@@ -328,10 +366,7 @@ void sim_set_range_uptodate(struct lbs_sim *s, struct folio *f,
 		fl_set(f, F_UPTODATE);
 		return;
 	}
-	/* the units of the first and the last byte, and those between */
-	last = lbs_pageblock_index(s->blkbits, fshift, off + len - 1);
-	for (u = lbs_pageblock_index(s->blkbits, fshift, off); u <= last; u++)
-		f->ubits[u / w] |= 1ul << (u % w);
+	set_unit_bits(s, f, 0, off, len);
 	for (u = 0; u < f->nunits; u++)
 		all &= unit_uptodate(f, u);
 	if (all)

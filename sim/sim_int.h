@@ -37,8 +37,9 @@ extern const char *const sim_ext_names[];
  * only at bs <= ps (model decision D1(a)), so every unit is a block and a
  * large folio always has per-unit (iomap_page) state.  With it, at bs >
  * ps, a large folio holds whole blocks (order >= m) and has per-unit
- * state only when it holds more than one.  One dirty bit per folio, as
- * 6.1 has no per-block dirty state.  @locks and @refs model the folio
+ * state only when it holds more than one.  That state is a bit per unit
+ * uptodate, then a bit per unit dirty (iomap_page's state, series patch
+ * 40): only the dirty units of a dirty folio are written back.  @locks and @refs model the folio
  * lock and the references an operation in flight holds (large_folios
  * only): mm events honour them as 6.1 does.
  */
@@ -53,7 +54,8 @@ struct folio {
 	uint16_t locks, refs;
 	bool orphan;		/* removed while referenced: freed at the
 				   last put */
-	unsigned long *ubits;	/* per-unit uptodate, NULL if one unit */
+	unsigned long *ubits;	/* per-unit uptodate, then per-unit dirty;
+				   NULL if one unit */
 	struct folio *retire_next;
 	uint8_t *data;
 };
@@ -200,6 +202,21 @@ static inline bool unit_uptodate(const struct folio *f, uint32_t u)
 	return LBS_TEST_BIT(u, f->ubits);
 }
 
+static inline bool unit_dirty(const struct folio *f, uint32_t u)
+{
+	if (!f->ubits)
+		return fl_get(f) & F_DIRTY;
+	return LBS_TEST_BIT(f->nunits + u, f->ubits);
+}
+
+/* longs in ->ubits: an uptodate bit and a dirty bit per unit */
+static inline size_t ubits_longs(uint32_t nunits)
+{
+	const size_t w = 8 * sizeof(long);
+
+	return (2 * (size_t)nunits + w - 1) / w;
+}
+
 static inline bool folio_uptodate(const struct folio *f)
 {
 	return fl_get(f) & F_UPTODATE;
@@ -255,6 +272,11 @@ void sim_readahead(struct lbs_sim *s, uint64_t index, uint64_t last);
 void sim_read_folio(struct lbs_sim *s, struct folio *f);
 void sim_dio_flush_read(struct lbs_sim *s, uint64_t pos, uint64_t len);
 void sim_dio_invalidate(struct lbs_sim *s, uint64_t pos, uint64_t len);
+uint32_t sim_max_pagecache_order(uint32_t pshift);
+void sim_set_range_dirty(struct lbs_sim *s, struct folio *f, uint32_t off,
+			 uint32_t len);
+void sim_folio_mark_dirty(struct lbs_sim *s, struct folio *f);
+void sim_clear_units_dirty(struct folio *f);
 void sim_set_range_uptodate(struct lbs_sim *s, struct folio *f,
 			    uint32_t off, uint32_t len);
 void sim_dev_fill_stale(struct lbs_sim *s, uint64_t pblk);

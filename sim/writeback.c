@@ -145,8 +145,9 @@ static bool unit_holds_data(const struct folio *f, uint32_t u, uint32_t unit)
 }
 
 /*
- * iomap_do_writepage() + iomap_writepage_map() for one dirty folio: one
- * dirty bit, so every uptodate unit inside EOF is written, clean or not.
+ * iomap_do_writepage() + iomap_writepage_map() for one dirty folio: every
+ * dirty unit inside EOF is written (series patch 40; a folio of one unit
+ * has its folio's bit), then every unit's dirty bit is cleared.
  */
 static void writepage(struct lbs_sim *s, struct folio *f, struct sim_ioend *io)
 {
@@ -155,8 +156,10 @@ static void writepage(struct lbs_sim *s, struct folio *f, struct sim_ioend *io)
 	uint32_t u;
 
 	fl_clear(f, F_DIRTY);		/* folio_clear_dirty_for_io() */
-	if (fpos >= s->isize)
-		return;			/* wholly past EOF: dropped */
+	if (fpos >= s->isize) {		/* wholly past EOF: dropped */
+		sim_clear_units_dirty(f);
+		return;
+	}
 	if (end_pos > s->isize) {	/* folio_zero_segment() past EOF */
 		memset(f->data + (s->isize - fpos), 0, end_pos - s->isize);
 		end_pos = s->isize;
@@ -168,7 +171,9 @@ static void writepage(struct lbs_sim *s, struct folio *f, struct sim_ioend *io)
 
 		if (upos >= end_pos)
 			break;
-		if (f->ubits && !unit_uptodate(f, u))
+		if (f->ubits && (!unit_uptodate(f, u) ||
+				 (!unit_dirty(f, u) &&
+				  !(s->inject & LBS_SIM_INJ_FOLIO_DIRTY_WHOLE))))
 			continue;
 		e = ext_at(s, upos);
 		if (e && e->cow != EXT_HOLE) {
@@ -206,12 +211,18 @@ static void writepage(struct lbs_sim *s, struct folio *f, struct sim_ioend *io)
 		}
 		if (e->state == EXT_DELALLOC)
 			sim_convert_delalloc(s, bno_of(s, upos));
+		if (ext_shared(s, e)) {	/* no COW block: in place */
+			if (!s->c.wb_shared_inplace)
+				s->c.wb_shared_first = upos;
+			s->c.wb_shared_inplace++;
+		}
 		ioend_add(s, io, upos, unit);
 		ioend_write(s, io, dev_addr(s, e, upos), f, f->data + u * unit,
 			    unit);
 		if (e->state == EXT_UNWRITTEN)
 			ioend_add_conv(io, bno_of(s, upos));
 	}
+	sim_clear_units_dirty(f);
 	if (!io->inflight)
 		fl_clear(f, F_WRITEBACK);
 }

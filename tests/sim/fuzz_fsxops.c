@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness for the .fsxops line parser (sim/fsxops.c): split the
+ * libFuzzer harness for the .fsxops line parser (sim/fsx/fsxops.c): split the
  * input into lines as the replayer does and parse each one, checking the
  * parser's contract on every result.  Built by tests/sim/run-fuzz.sh.
  *

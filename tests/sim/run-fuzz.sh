@@ -31,8 +31,8 @@ command -v "$cc" >/dev/null || { echo "run-fuzz.sh: $cc not found (apt-get insta
 mkdir -p "$out"
 exe=$out/fuzz_fsxops${plant:+_planted}
 "$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	$plant -I"$top/sim" -o "$exe" \
-	"$top/tests/sim/fuzz_fsxops.c" "$top/sim/fsxops.c"
+	$plant -I"$top/sim/fsx" -o "$exe" \
+	"$top/tests/sim/fuzz_fsxops.c" "$top/sim/fsx/fsxops.c"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "run-fuzz.sh: fuzzing the .fsxops parser, $runs inputs${plant:+ (planted bug)}"

@@ -151,9 +151,9 @@ static void t_write_folios(void **state)
 	(void)state;
 	memset(buf, 0x5a, sizeof(buf));
 	assert_int_equal(lbs_sim_write(s, 0, 131072, buf, SIZE_MAX), 131072);
-	/* one block a folio (the series' mapping_large_folio_max_order()) */
-	assert_int_equal(order_at(s, 0), 4);
-	assert_int_equal(order_at(s, 65536), 4);
+	/* both blocks in one folio (patch 41: no one-block cap) */
+	assert_int_equal(order_at(s, 0), 5);
+	assert_int_equal(order_at(s, 65536), 5);
 	assert_int_equal(lbs_sim_write(s, 200000, 100, buf, SIZE_MAX), 100);
 	assert_int_equal(order_at(s, 200000), 4);
 	assert_int_equal(lbs_sim_counters(s)->za_calls, 0);
@@ -162,11 +162,40 @@ static void t_write_folios(void **state)
 	lbs_sim_fsync(s);
 	lbs_sim_drop_caches(s);
 	assert_int_equal(lbs_sim_read(s, 0, 131072, buf), 131072);
-	assert_int_equal(order_at(s, 65536), 4);
+	assert_int_equal(order_at(s, 65536), 5);
 	assert_true(lbs_sim_counters(s)->ra_large_folios >= 1);
 	check_clean(s);
 	lbs_sim_destroy(s);
 	lbs_sim_destroy(z);
+}
+
+/*
+ * Per-block dirty state (patch 40): a write into one block of a folio
+ * of two dirties that block alone, and writeback writes it alone; a
+ * clean block the folio shares with a clone stays untouched on disk.
+ */
+static void t_dirty_blocks(void **state)
+{
+	static uint8_t buf[1 << 17];
+	struct lbs_sim *s = mk(65536, 0, 0);
+	uint64_t before;
+
+	(void)state;
+	memset(buf, 0x5a, sizeof(buf));
+	assert_int_equal(lbs_sim_write(s, 0, 131072, buf, SIZE_MAX), 131072);
+	assert_int_equal(lbs_sim_fsync(s), 0);
+	assert_int_equal(order_at(s, 0), 5);
+	/* block 1 shared with [256k, 320k) */
+	assert_int_equal(lbs_sim_clone_range(s, 65536, 262144, 65536), 0);
+	before = lbs_sim_counters(s)->dev_writes;
+	assert_int_equal(lbs_sim_write(s, 100, 100, buf, SIZE_MAX), 100);
+	assert_int_equal(order_at(s, 0), 5);
+	assert_int_equal(lbs_sim_fsync(s), 0);
+	/* one 64k unit, block 0: not block 1, shared and clean */
+	assert_int_equal(lbs_sim_counters(s)->dev_writes - before, 1);
+	assert_int_equal(lbs_sim_counters(s)->wb_shared_inplace, 0);
+	check_clean(s);
+	lbs_sim_destroy(s);
 }
 
 /*
@@ -337,8 +366,8 @@ static void t_write_pages_campaigns(void **state)
  * A negative control is caught when the campaign stops with its own
  * symptom: the first line of the mismatch log names it.
  */
-static void negative(const char *knob, uint32_t bs, uint32_t afail,
-		     uint32_t mm, const char *symptom)
+static void negative_mix(const char *knob, uint32_t bs, uint32_t afail,
+			 uint32_t mm, const char *mix, const char *symptom)
 {
 	struct lbs_fsx_opts o = { .block_size = bs, .page_size = 4096,
 		.ops = 20000, .seed = 1, .quiet = true, .large_folios = true,
@@ -352,6 +381,8 @@ static void negative(const char *knob, uint32_t bs, uint32_t afail,
 
 	assert_non_null(log);
 	assert_true(o.inject != 0);
+	if (mix && lbs_fsx_mix_parse(mix, o.mix, line, sizeof(line)))
+		fail_msg("mix %s: %s", mix, line);
 	rc = run(&o, &k, &r, log);
 	rewind(log);
 	if (!fgets(line, sizeof(line), log))
@@ -363,6 +394,12 @@ static void negative(const char *knob, uint32_t bs, uint32_t afail,
 	assert_int_equal(rc, 1);
 	if (!strstr(line, symptom))
 		fail_msg("%s: want \"%s\"", knob, symptom);
+}
+
+static void negative(const char *knob, uint32_t bs, uint32_t afail,
+		     uint32_t mm, const char *symptom)
+{
+	negative_mix(knob, bs, afail, mm, NULL, symptom);
 }
 
 static void t_negative(void **state)
@@ -380,6 +417,11 @@ static void t_negative(void **state)
 	negative("step-by-page", 65536, 50, 30, "locked twice by one task");
 	negative("sub-block-order", 65536, 0, 0,
 		 "below the block's order 4 and not 0 (bimodal rule)");
+	/* with clones, so that a folio holds a shared block */
+	negative_mix("folio-dirty-whole", 16384, 0, 0, "reflink",
+		     "shared blocks in place");
+	negative_mix("folio-dirty-whole", 65536, 30, 30, "reflink",
+		     "shared blocks in place");
 }
 
 int main(int argc, char **argv)
@@ -388,6 +430,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(t_config),
 		cmocka_unit_test(t_split_rules),
 		cmocka_unit_test(t_write_folios),
+		cmocka_unit_test(t_dirty_blocks),
 		cmocka_unit_test(t_all_fail_is_order0),
 		cmocka_unit_test(t_write_pages),
 	};

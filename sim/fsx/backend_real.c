@@ -15,7 +15,7 @@
  * copy_file_range(), which goes on as fstests fsx does).
  */
 #define _GNU_SOURCE
-#include "fsx_real.h"
+#include "backend_real.h"
 #include "fsx_shutdown.h"
 
 #include <errno.h>

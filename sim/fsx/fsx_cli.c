@@ -271,7 +271,7 @@ void fsx_cli_usage(FILE *f, bool inject)
 		"                       comments)\n"
 		"  --unsupported LIST   features to skip: %s\n"
 		"  --crash-allow LIST   named exceptions a crash check may use\n"
-		"                       (sim/oracle.h; default none): %s\n"
+		"                       (sim/fsx/oracle.h; default none): %s\n"
 		"  --ops-mix OP=W,...   weights per op; ops left out get 0 (\"reflink\"\n"
 		"                       first: the default mix plus the remap ops,\n"
 		"                       \"default\" first: the default mix); ops:\n"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* A real file as the fsx op execution backend (lbs-fsx). */
-#ifndef LBS_FSX_REAL_H
-#define LBS_FSX_REAL_H
+#ifndef LBS_FSX_BACKEND_REAL_H
+#define LBS_FSX_BACKEND_REAL_H
 
 #include "fsx_backend.h"
 

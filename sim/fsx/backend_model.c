@@ -134,6 +134,15 @@ static bool s_model_broken(void *p, char *buf, size_t n)
 	const struct lbs_sim_counters *k = lbs_sim_counters(p);
 	char desc[192];
 
+	if (k->wb_shared_inplace) {
+		lbs_sim_describe(p, k->wb_shared_first, desc, sizeof(desc));
+		snprintf(buf, n, "writeback wrote %" PRIu64 " shared blocks in "
+			 "place from 0x%" PRIx64 " (their other owners' "
+			 "data): a folio's clean block written back with its "
+			 "dirty one\n  state: %s", k->wb_shared_inplace,
+			 k->wb_shared_first, desc);
+		return true;
+	}
 	if (!k->wb_hole_bytes)
 		return lbs_sim_folio_check(p, buf, n);
 	lbs_sim_describe(p, k->wb_hole_first, desc, sizeof(desc));

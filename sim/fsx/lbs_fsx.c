@@ -27,7 +27,7 @@
 #define _GNU_SOURCE
 #include "fsx.h"
 #include "fsx_cli.h"
-#include "fsx_real.h"
+#include "backend_real.h"
 #include "journal.h"
 
 #include <errno.h>

@@ -116,6 +116,15 @@ static bool aligned_for_shift(struct ctx *c, uint64_t off, uint64_t len)
 	return off % c->b->shift_align == 0 && len % c->b->shift_align == 0;
 }
 
+/* punch and zero change only the bytes below the old size */
+static void oracle_zero_below(struct ctx *c, uint64_t off, uint64_t len,
+			      uint64_t size)
+{
+	if (off < size)
+		lbs_oracle_zero(c->orc, off,
+				(off + len < size ? off + len : size) - off);
+}
+
 static int op_feature(enum op op)
 {
 	switch (op) {
@@ -346,10 +355,7 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 			break;
 		if (err)
 			goto bad_err;
-		if (r->off < size)
-			lbs_oracle_zero(c->orc, r->off,
-					(r->off + r->len < size ?
-					 r->off + r->len : size) - r->off);
+		oracle_zero_below(c, r->off, r->len, size);
 		break;
 	case OP_ZERO:
 		err = b->fallocate(b->p, FSX_FL_ZERO_RANGE |
@@ -359,10 +365,7 @@ static bool exec_op(struct ctx *c, struct op_rec *r)
 			break;
 		if (err)
 			goto bad_err;
-		if (r->off < size)
-			lbs_oracle_zero(c->orc, r->off,
-					(r->off + r->len < size ?
-					 r->off + r->len : size) - r->off);
+		oracle_zero_below(c, r->off, r->len, size);
 		if (!r->keep && r->off + r->len > size)
 			lbs_oracle_set_size(c->orc, r->off + r->len);
 		break;

@@ -2,8 +2,8 @@
 /*
  * The op execution backend of the fsx campaign (fsx.c): the generator, the
  * oracle and the .fsxops recorder/replayer are shared; only the execution
- * differs.  Two backends: the simulator (fsx_sim.c, lbs-sim) and a real
- * file driven through syscalls (fsx_real.c, lbs-fsx).
+ * differs.  Two backends: the simulator (backend_model.c, lbs-sim) and a real
+ * file driven through syscalls (backend_real.c, lbs-fsx).
  *
  * Results follow the kernel's conventions: bytes done, or -errno.
  * -EOPNOTSUPP from an op marks its feature as unsupported by the
