@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The crash contract's point 4 (sim/oracle.h), one case each, step by step:
+ * The crash contract's point 4 (sim/fsx/oracle.h), one case each, step by step:
  * the bytes at and past a size a crash or a truncate left behind are gone,
  * so once the file grows over them and crashes again they read zero, not
  * what the file held there before.  The crash campaigns reach these cases

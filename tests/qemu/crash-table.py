@@ -6,8 +6,8 @@ there by tests/qemu/record.sh from verify.sh's reports).
 
     crash-table.py [--records DIR] [--readme FILE] [--check]
 
-Writes the table into the README's crash-rules block (scripts/mdblock.py),
-or with --check compares and exits 1 with a diff when the README differs
+Writes the table into doc/crash.md's crash-rules block (scripts/mdblock.py),
+or with --check compares and exits 1 with a diff when that file differs
 (meson test: a hand edit, or a record added without `make crash-table`).
 Per record and block size: the crash campaigns' results, each rule's
 crashes and bytes summed over the campaigns with whether the kernel was
@@ -17,7 +17,6 @@ tail-after-crash, reflink-shutdown-eof).  Exit 2 on a bad record.
 """
 
 import argparse
-import difflib
 import os
 import re
 import sys
@@ -26,49 +25,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(TOP, "scripts"))
 import mdblock  # noqa: E402
+from suite_records import RULES, RecordError, read_dir  # noqa: E402  (this directory)
 
 GENERATOR, SOURCE, BLOCK = "tests/qemu/crash-table.py", "tests/qemu/records", "crash-rules"
-RULES = ("truncate-tail", "crash-tail", "remap-tail")
 CAMPAIGNS = ("crash-logflush", "crash-nologflush", "crash-mixed", "crash-reflink")
 # the step-by-step case of each rule (tests/guest)
 CASES = ("tail-after-truncate", "tail-after-crash", "reflink-shutdown-eof")
-HEAD_RE = re.compile(r"^# verify\.sh (\S+): kernel (\S+) \((\S+)\), source (\S+), project (\S+), "
-                     r"block sizes ([0-9 ]+), (\d+) ops, seed (\d+)(?:, fragment (\d+))?$")
-RULE_RE = re.compile(r"^LBS-CRASHRULES (\d+) (\S+) (.*)$")
-VERIFY_RE = re.compile(r"^LBS-VERIFY (\d+) (\S+): (pass|fail|xfail|skip)(?: (.*))?$")
-
-
-class RecordError(Exception):
-    pass
-
-
-def read_record(path):
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
-    m = HEAD_RE.match(lines[0])
-    if not m:
-        raise RecordError("%s:1: not a verify.sh report header" % path)
-    rec = {"file": os.path.basename(path), "date": m.group(1), "kernel": m.group(2),
-           "source": m.group(4), "project": m.group(5), "sizes": m.group(6).split(),
-           "ops": m.group(7), "frag": m.group(9), "rules": {}, "results": {}}
-    for n, line in enumerate(lines[1:], 2):
-        r = RULE_RE.match(line)
-        if r:
-            words = r.group(3).split()
-            if len(words) != 3 * len(RULES) or tuple(words[0::3]) != RULES:
-                raise RecordError("%s:%d: bad LBS-CRASHRULES line" % (path, n))
-            counts = {}
-            for name, cb, verdict in zip(words[0::3], words[1::3], words[2::3]):
-                c, _, b = cb.partition("/")
-                if not (c.isdigit() and b.isdigit()) or verdict not in ("allowed", "denied"):
-                    raise RecordError("%s:%d: bad count '%s %s'" % (path, n, cb, verdict))
-                counts[name] = (int(c), int(b), verdict)
-            rec["rules"][(r.group(1), r.group(2))] = counts
-            continue
-        v = VERIFY_RE.match(line)
-        if v:
-            rec["results"][(v.group(1), v.group(2))] = (v.group(3), v.group(4) or "")
-    return rec
 
 
 def rows(recs):
@@ -106,8 +68,7 @@ def rows(recs):
 
 
 def body(rdir):
-    names = sorted(n for n in os.listdir(rdir) if n.endswith(".txt")) if os.path.isdir(rdir) else []
-    recs = [read_record(os.path.join(rdir, n)) for n in names]
+    recs = read_dir(rdir)
     if not recs:
         return ["", "No recorded report yet.", ""]
     return ["",
@@ -119,31 +80,11 @@ def body(rdir):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--records", default=os.path.join(HERE, "records"))
-    ap.add_argument("--readme", default=os.path.join(TOP, "README.md"))
+    ap.add_argument("--readme", default=os.path.join(TOP, "doc", "crash.md"))
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
-    try:
-        with open(a.readme, encoding="utf-8", newline="") as f:
-            old = f.read()
-        new = mdblock.splice(old, BLOCK, GENERATOR, SOURCE, body(a.records), a.readme)
-    except (OSError, RecordError, mdblock.BlockError) as e:
-        print("crash-table.py: error: %s" % e, file=sys.stderr)
-        return 2
-    if a.check:
-        if new == old:
-            return 0
-        sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
-                                                   a.readme, "generated"))
-        print("FAIL: %s's %s block is not what %s give: run `make crash-table`"
-              % (a.readme, BLOCK, SOURCE))
-        return 1
-    if new != old:
-        with open(a.readme + ".tmp", "w", encoding="utf-8", newline="") as f:
-            f.write(new)
-        os.replace(a.readme + ".tmp", a.readme)
-    print("crash-table.py: %s %s" % (a.readme, "rewritten" if new != old else "unchanged"))
-    return 0
-
+    return mdblock.update(a.readme, BLOCK, GENERATOR, SOURCE, lambda: body(a.records),
+                          a.check, "make crash-table", (RecordError,))
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -25,7 +25,7 @@
 # --check-journal: the journal holds at least the records the marker
 # counted, fsynced bytes must be there, every other byte a value some
 # journaled change since put there, none the device's stale fill (the
-# strict crash contract of sim/oracle.h, with the named exceptions
+# strict crash contract of sim/fsx/oracle.h, with the named exceptions
 # tests/guest/crash-rules.txt allows the kernel; what each explained is
 # in the report line).
 # Both consoles must be free of kernel warnings (ktap-check.py).
@@ -95,7 +95,7 @@ CUT_LO=500 CUT_HI=3000 ops=200000
 BOOT1_TIMEOUT=300
 
 out=$BUILD/qemu/powercut-$kernel
-# the named crash exceptions this kernel may need (sim/oracle.h)
+# the named crash exceptions this kernel may need (sim/fsx/oracle.h)
 allow=$(awk -v k="$kernel" '$1 == k { print $2; exit }' "$ROOT/tests/guest/crash-rules.txt")
 [ -n "$allow" ] || allow=none
 mkdir -p "$out"

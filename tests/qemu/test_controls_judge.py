@@ -72,6 +72,12 @@ class Judge(unittest.TestCase):
         self.caught(GOOD.replace("fsx-mixed: pass", "fsx-mixed: fail x = STALE device pattern"), True)
         self.caught(GOOD.replace("fsx-mixed: pass", "fsx-mixed: fail x EIO"), False)
 
+    def test_may_expected_failure(self):
+        table = TABLE + "may k1 65536 reflink-shutdown-eof setup:.size\n"
+        rc, out = judge(table, "--knob", "k1", "--report", "REPORT:" + GOOD)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("ok may 65536 reflink-shutdown-eof: its expected failure", out)
+
     def test_named_test_missing(self):
         self.caught("\n".join(l for l in GOOD.split("\n") if "stale-buffered" not in l), False)
 

@@ -40,7 +40,7 @@
 # Writes build/qemu/NAME/report.txt (every LBS-VERIFY line, plus host checks
 # with bs "all": kernel-build, boot-complete, kernel-clean; then each crash
 # campaign's LBS-CRASHRULES line: what every named crash exception of
-# sim/oracle.h explained, and whether tests/guest/crash-rules.txt allows
+# sim/fsx/oracle.h explained, and whether tests/guest/crash-rules.txt allows
 # it the kernel) and keeps the full
 # console in build/qemu/NAME/console.log. Exit 0 only if no line is "fail":
 # a missing result, a timeout, or a kernel warning/oops (ktap-check.py scan)
@@ -286,7 +286,7 @@ for bs in $sizes; do
 		echo "LBS-VERIFY $bs differential-sim: fail md5 $got, lbs-sim $want (trace $out/guest/diff-$bs.fsxops)" >>"$report.tmp"
 	fi
 done
-# what the named crash exceptions explained, per campaign (sim/oracle.h)
+# what the named crash exceptions explained, per campaign (sim/fsx/oracle.h)
 grep -E '^LBS-CRASHRULES [0-9]+ [a-z-]+ ' "$clean" >>"$report.tmp" || true
 # malformed result lines (e.g. interleaved with kernel output) must not hide
 if grep -E 'LBS-VERIFY' "$clean" | grep -vqE '^LBS-VERIFY [0-9]+ [a-z0-9-]+: (pass|fail|xfail|skip)( |$)'; then
