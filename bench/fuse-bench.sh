@@ -10,6 +10,8 @@
 #     during the 4 KiB random write job, top symbols.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/record.sh"
+bench_record fuse-bench "$0" "$@"
 BUILD=${BUILD:-$top/build/meson}
 BS=${BS:-65536}
 RUNTIME=${RUNTIME:-5}

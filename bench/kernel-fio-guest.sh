@@ -19,6 +19,8 @@
 # Console lines (parsed by bench/kernel-fio-report.py):
 #   LBS-BENCH: begin
 #   LBS-BENCH-INFO uname R bs B mem_kb M dev vdX
+#   LBS-BENCH-VMEVENTS 0|1  (whether /proc/vmstat counts events: without
+#       CONFIG_VM_EVENT_COUNTERS a job's stalls are unknown, not none)
 #   LBS-BENCH-JOB NAME rc=N rsect=R wsect=W rios=I wios=J wall_cs=T
 #       (device sectors of 512 bytes and requests, guest wall time in 1/100 s)
 #   LBS-BENCH-COUNT NAME counter=delta ... (XFS and VM counters that moved)
@@ -54,6 +56,7 @@ if [ -n "${FRAG:-}" ]; then
 fi
 echo "LBS-BENCH-INFO uname $(uname -r) bs $(stat -f -c %S /mnt) mem_kb $(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo) dev $dev"
 grep " /mnt " /proc/mounts | sed 's/^/LBS-BENCH-MOUNT /'
+if grep -q '^allocstall_' /proc/vmstat; then echo "LBS-BENCH-VMEVENTS 1"; else echo "LBS-BENCH-VMEVENTS 0"; fi
 
 # fields 1, 3: reads completed, sectors read; 5, 7: writes completed, sectors written
 sect() { awk -v f="$1" '{ print $f }' "/sys/block/$dev/stat"; }

@@ -52,7 +52,10 @@ PRINTK_TAIL = re.compile(r"\[\s*\d+\.\d+\] .*$")
 JOB_RE = re.compile(r"^LBS-BENCH-JOB (\S+) rc=(\d+) rsect=(\d+) wsect=(\d+) "
                     r"rios=(\d+) wios=(\d+) wall_cs=(\d+)")
 INSN_RE = re.compile(r"^LBS-BENCH-INSN (\S+) kernel=(\d+) total=(\d+)$")
-# vmstat counters whose sum is a job's stalls: direct reclaim and compaction
+# vmstat counters whose sum is a job's stalls: direct reclaim and compaction;
+# only where the guest says its kernel counts VM events (LBS-BENCH-VMEVENTS 1),
+# since the COUNT lines list the counters that moved and a kernel without
+# them would read as no stall
 STALL_RE = re.compile(r"^(allocstall_\w+|compact_stall)=(\d+)$")
 
 
@@ -61,6 +64,7 @@ def parse(path):
     info line, errors, the jobs fio failed."""
     lines = open(path, errors="replace").read().splitlines()
     res, info, errs, kinsn, stalls, failed = {}, "", [], {}, {}, []
+    vmevents = False
     i = 0
     while i < len(lines):
         ln = lines[i]
@@ -74,7 +78,9 @@ def parse(path):
         m = INSN_RE.match(ln)
         if m:
             kinsn[m.group(1)] = int(m.group(2))
-        if ln.startswith("LBS-BENCH-COUNT "):
+        if ln == "LBS-BENCH-VMEVENTS 1":
+            vmevents = True
+        if ln.startswith("LBS-BENCH-COUNT ") and vmevents:
             f = ln.split()
             stalls[f[1]] = sum(int(m.group(2)) for m in map(STALL_RE.match, f[2:]) if m)
         if ln.startswith("LBS-BENCH-JSON-BEGIN "):

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The kernel benchmark's summary, generated from bench/records alone.
 
-    kernel-summary.py [--root DIR] [--records DIR] [--notes FILE]
+    kernel-summary.py [--root DIR] [--records DIR] [--notes FILE] [--check]
 
 Rewrites, in README.md and bench/README.md under --root (default: this
 project), the lines between a block's two marker comments, e.g.
@@ -42,7 +42,9 @@ from each kind; the LBS efficiency at 64k, (stock 4k / patched 64k) /
 (ref 4k / ref 64k) (goal >= 1.0), from the knobs run. Each ratio with the
 interval the rounds allow and its verdict (meets, misses, noise).
 Exit 0 when written (or already current), 2 on bad input (a malformed
-record or note, a missing marker); nothing is written then.
+record or note, a missing marker); nothing is written then. --check
+writes nothing: exit 1, with a diff, when a file differs from what the
+records give (a hand edit, or records added without `make bench-summary`).
 """
 import argparse
 import glob
@@ -275,34 +277,24 @@ def frag_table(records):
     return out
 
 
-def splice(text, block, body, where):
-    """text with the lines between block's markers replaced by body."""
-    try:
-        return mdblock.splice(text, block, GENERATOR, SOURCE, body, where)
-    except mdblock.BlockError as e:
-        raise InputError(str(e)) from None
+def bodies(rdir, notes_path):
+    """({block: lines}, the chosen record of each kind)"""
+    records = load_records(rdir)
+    chosen = choose(records)
+    return ({"bench-summary": summary(chosen, load_notes(notes_path)),
+             "bench-counts": counts_tables(chosen),
+             "bench-frag": frag_table(records)}, chosen)
 
 
 def generate(root, rdir, notes_path):
     """{relative path: (old text, new text)}"""
-    records = load_records(rdir)
-    chosen = choose(records)
-    bodies = {"bench-summary": summary(chosen, load_notes(notes_path)),
-              "bench-counts": counts_tables(chosen),
-              "bench-frag": frag_table(records)}
-    out = {}
-    for rel, blocks in BLOCKS.items():
-        path = os.path.join(root, rel)
-        try:
-            with open(path, encoding="utf-8", newline="") as f:
-                old = f.read()
-        except (OSError, UnicodeDecodeError) as e:
-            raise InputError("%s: %s" % (path, e)) from None
-        new = old
-        for block in blocks:
-            new = splice(new, block, bodies[block], path)
-        out[rel] = (old, new)
-    return out, chosen
+    body, chosen = bodies(rdir, notes_path)
+    blocks = [(os.path.join(root, rel), names) for rel, names in BLOCKS.items()]
+    try:
+        files = mdblock.splice_files(blocks, GENERATOR, SOURCE, body)
+    except (OSError, UnicodeDecodeError, mdblock.BlockError) as e:
+        raise InputError(str(e)) from None
+    return {rel: files[os.path.join(root, rel)] for rel in BLOCKS}, chosen
 
 
 def main():
@@ -311,23 +303,23 @@ def main():
     ap.add_argument("--records", default=os.environ.get("LBS_BENCH_RECORDS")
                     or os.path.join(TOP, "bench", "records"))
     ap.add_argument("--notes", default=os.path.join(HERE, "kernel-summary-notes.tsv"))
+    ap.add_argument("--check", action="store_true",
+                    help="compare only: exit 1 with a diff when a file is stale")
     a = ap.parse_args()
-    try:
-        files, chosen = generate(a.root, a.records, a.notes)
-    except InputError as e:
-        print("kernel-summary.py: error: %s" % e, file=sys.stderr)
-        return 2
+    chosen = {}
+
+    def make_bodies():
+        body, c = bodies(a.records, a.notes)
+        chosen.update(c)
+        return body
+    rc = mdblock.update_files([(os.path.join(a.root, rel), names) for rel, names in BLOCKS.items()],
+                              GENERATOR, SOURCE, make_bodies, a.check, "make bench-summary",
+                              errors=(InputError,))
     for name, _, _, _ in KINDS:
-        rec = chosen[name]
-        print("kernel-summary.py: %s run: %s" % (name, rec.run if rec else NONE))
-    for rel, (old, new) in files.items():
-        if new != old:
-            path = os.path.join(a.root, rel)
-            with open(path + ".tmp", "w", encoding="utf-8", newline="") as f:
-                f.write(new)
-            os.rename(path + ".tmp", path)
-        print("kernel-summary.py: %s %s" % (rel, "rewritten" if new != old else "unchanged"))
-    return 0
+        if name in chosen:
+            rec = chosen[name]
+            print("kernel-summary.py: %s run: %s" % (name, rec.run if rec else NONE))
+    return rc
 
 
 if __name__ == "__main__":

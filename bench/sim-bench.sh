@@ -11,6 +11,8 @@
 # (c) zero-around bytes zeroed / minimum at bs > ps, both minimums.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/record.sh"
+bench_record sim-bench "$0" "$@"
 BUILD=${BUILD:-$top/build/meson}
 SEED=${SEED:-1}
 OPS=${OPS:-20000}

@@ -12,6 +12,10 @@ changes, so the same records always give the same bytes.  Each marker must
 be there exactly once, begin before end.
 """
 
+import difflib
+import os
+import sys
+
 
 class BlockError(Exception):
     pass
@@ -38,3 +42,69 @@ def splice(text, name, generator, source, body, where):
     if j < i:
         raise BlockError("%s: '%s' comes before '%s'" % (where, e, b))
     return "\n".join(lines[:i + 1] + body + lines[j:])
+
+
+def splice_files(blocks, generator, source, bodies):
+    """{path: (old text, new text)} for @blocks, a list of (path, block
+    names): each named block of each file spliced with the lines
+    @bodies[name].  Raises OSError or BlockError; writes nothing."""
+    out = {}
+    for path, names in blocks:
+        with open(path, encoding="utf-8", newline="") as f:
+            old = f.read()
+        new = old
+        for name in names:
+            new = splice(new, name, generator, source, bodies[name], path)
+        out[path] = (old, new)
+    return out
+
+
+def update_files(blocks, generator, source, make_bodies, check, tool, errors=()):
+    """Splice the blocks of several files (@blocks as for splice_files())
+    with the {name: lines} that @make_bodies() returns: write the files
+    that changed, or with @check only compare, printing a diff.  @tool
+    names the command that regenerates them; @errors are the generator's
+    own input errors.  Every block is spliced before any file is written.
+    Return the exit status: 0 written or current, 1 differs (@check), 2 bad
+    input (nothing written)."""
+    prog = os.path.basename(generator)
+    try:
+        files = splice_files(blocks, generator, source, make_bodies())
+    except (OSError, UnicodeDecodeError, BlockError) + tuple(errors) as e:
+        print("%s: error: %s" % (prog, e), file=sys.stderr)
+        return 2
+    if check:
+        rc = 0
+        for path, names in blocks:
+            old, new = files[path]
+            if new == old:
+                continue
+            sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                                       path, "generated"))
+            print("FAIL: %s's %s block%s not what %s give: run `%s`"
+                  % (path, ", ".join(names), " is" if len(names) == 1 else "s are",
+                     source, tool))
+            rc = 1
+        return rc
+    for path, _ in blocks:
+        old, new = files[path]
+        print("%s: %s %s" % (prog, path, "rewritten" if write(path, old, new) else "unchanged"))
+    return 0
+
+
+def update(path, name, generator, source, make_body, check, tool, errors=()):
+    """update_files() for block @name of @path alone, its lines
+    @make_body()."""
+    return update_files([(path, (name,))], generator, source,
+                        lambda: {name: make_body()}, check, tool, errors)
+
+
+def write(path, old, new):
+    """Replace @path's text @old with @new, through a temporary file, when
+    they differ.  Return whether it changed."""
+    if new == old:
+        return False
+    with open(path + ".tmp", "w", encoding="utf-8", newline="") as f:
+        f.write(new)
+    os.replace(path + ".tmp", path)
+    return True

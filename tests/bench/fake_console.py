@@ -34,11 +34,12 @@ def _json(name, j):
     return json.dumps({"fio version": "fio-3.33", "jobs": [job]}, indent=2)
 
 
-def console(bs, jobs, insns=False):
+def console(bs, jobs, insns=False, vmevents=True):
     out = ["[    0.000000] Linux version 6.1.0 (lbs@localhost)",
            "LBS-BENCH: begin",
            "LBS-BENCH-INFO uname 6.1.0 bs %d mem_kb 2013452 dev vda" % bs,
-           "LBS-BENCH-MOUNT /dev/vda /mnt xfs rw,relatime 0 0"]
+           "LBS-BENCH-MOUNT /dev/vda /mnt xfs rw,relatime 0 0",
+           "LBS-BENCH-VMEVENTS %d" % vmevents]
     for name, j in jobs.items():
         if insns:
             out.append("LBS-BENCH-MARKED " + name)
