@@ -94,7 +94,7 @@ if [ -n "${FRAG:-}" ]; then
 	say "frag: $FRAG_READY"
 fi
 census_end() {
-	census_verdict "$BLOCK_SIZE" "$KERNEL" "${FRAG:-}"
+	census_verdict "$BLOCK_SIZE" "$KERNEL" "${FRAG:-}" "${CENSUS_FEW:-}"
 	echo "$CENSUS_ST $CENSUS_WHY" >"$census_file"
 	say "folio census: $CENSUS_ST $CENSUS_WHY"
 	frag_stop

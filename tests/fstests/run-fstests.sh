@@ -35,8 +35,9 @@
 # (tests/guest/folios.sh: folios by order, failed large allocations),
 # printed at the end and kept in folio-census.txt; a census that shows a
 # folio holding part of a block, a patched kernel at bs > ps that never
-# made a large folio or never a block of pages, or a fragmented run in
-# which no large allocation failed, fails the run.
+# made a large folio or never a block of pages (a group run: tests named
+# with --tests are too few to promise both), or a fragmented run in which
+# no large allocation failed, fails the run.
 #
 # Steps: fstests build (tests/fstests/build-fstests.sh), kernel build
 # (tests/qemu/kernel-image.sh --fstests, skipped by stamp) into
@@ -224,6 +225,7 @@ KERNEL=$kernel
 FRAG=$frag
 LBS_FRAG_BIN=$frag_bin
 FOLIOS_SH=$ROOT/tests/guest/folios.sh
+CENSUS_FEW=${named:+few}
 TEST_SERIAL=lbs-test
 SCRATCH_SERIAL=lbs-scratch
 LOGWRITES_SERIAL=lbs-logwrites
