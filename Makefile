@@ -14,6 +14,9 @@
 #                       one bug put back must fail the named tests with the
 #                       named symptoms, and pass every other test)
 #   make check-controls-all  every knob, the ones too long for CI too
+#   make check-time     make check on a fresh clone of HEAD, timed; the
+#                       record goes to tests/records/make-check.tsv and the
+#                       README's figure is regenerated from it (commit both)
 #
 # Both install what they need first (scripts/install-deps.sh, idempotent).
 
@@ -21,7 +24,7 @@ BUILD ?= build
 MESON_DIR := $(BUILD)/meson
 MESON_SAN_DIR := $(BUILD)/meson-san
 
-.PHONY: all deps kernel-patch check check-ref check-fstests check-controls check-controls-all check-user check-busy check-kernel vectors clean
+.PHONY: all deps kernel-patch check check-ref check-fstests check-controls check-controls-all check-user check-busy check-time check-time-summary check-kernel vectors clean
 
 all: check-user
 
@@ -50,6 +53,13 @@ check-user: deps $(MESON_DIR)/build.ninja $(MESON_SAN_DIR)/build.ninja
 RUNS ?= 3
 check-busy: deps
 	sh scripts/check-busy.sh $(RUNS)
+
+# make check timed on a fresh clone (scripts/check_time.py; on demand)
+check-time: deps
+	BUILD=$(BUILD) python3 scripts/check_time.py run
+
+check-time-summary:
+	python3 scripts/check_time.py summary
 
 check-kernel: kernel-patch
 	$(STAGE) qemu-verify-ci $(MAKE) qemu-verify-ci BUILD=$(BUILD)

@@ -82,13 +82,18 @@ POWERCUT_ROUNDS ?= 3
 
 # make qemu-record NAME=ref-6.12   copy build/qemu/NAME/report.txt into
 #                           tests/qemu/records/ (tests/qemu/record.sh)
-# make crash-table          the README's crash-rule table from
+# make crash-table          doc/crash.md's crash-rule table from
 #                           tests/qemu/records (builds and boots nothing)
-.PHONY: qemu-record crash-table
+# make status               the README's "what works" table from
+#                           tests/qemu/records and tests/fstests/records
+#                           (scripts/status.py; builds and boots nothing)
+.PHONY: qemu-record crash-table status
 qemu-record:
 	@LBS_BUILD=$(KERNEL_BUILD) sh $(KERNEL_MK_TOP)/tests/qemu/record.sh "$(NAME)"
 crash-table:
 	@python3 $(KERNEL_MK_TOP)/tests/qemu/crash-table.py
+status:
+	@python3 $(KERNEL_MK_TOP)/scripts/status.py
 
 .PHONY: qemu-powercut qemu-skeleton qemu-pristine-ktap ktap-selftest qemu-verify qemu-verify-frag qemu-verify-selftest qemu-verify-stress qemu-verify-ci qemu-verify-ref qemu-verify-matrix guest-tests
 
@@ -167,8 +172,10 @@ qemu-verify-matrix:
 #                           its record to bench/records/RUN.tsv
 #                           (LBS_BENCH_RECORDS: another directory).
 # make bench-summary        the kernel summary in README.md and bench/README.md,
-#                           regenerated from bench/records alone
-#                           (bench/kernel-summary.py); builds and boots nothing.
+#                           and bench/README.md's sim-bench and fuse-bench
+#                           figures, regenerated from bench/records alone
+#                           (bench/kernel-summary.py, bench/user-summary.py);
+#                           builds and boots nothing.
 BENCH_PAIRS ?= patched-6.1:65536 ref-6.12:65536 patched-6.1:16384 ref-6.12:16384 \
 	patched-6.1:4096 ref-6.12:4096 stock-6.1:4096
 .PHONY: bench-kernel
@@ -179,3 +186,4 @@ bench-kernel:
 .PHONY: bench-summary
 bench-summary:
 	python3 $(KERNEL_MK_TOP)/bench/kernel-summary.py
+	python3 $(KERNEL_MK_TOP)/bench/user-summary.py
