@@ -262,6 +262,13 @@ first=$(tr -d '\r' <"$run/console.log" | sed -n 's/^LBS-FSTESTS: check start upt
 [ -z "$first" ] || say "boot to check start: ${first}s (guest uptime)"
 say "times: kernel ${build_s}s, guest ${boot_s}s (qemu rc $boot_rc), total $(($(date +%s) - t_all))s"
 rc=0
+# every vCPU asked for must have run the tests
+v=$(sh "$ROOT/tests/qemu/cpus-check.sh" "$run/console.log" "$LBS_QEMU_SMP") || true
+say "cpus, $label: ${v#* }"
+case $v in
+pass\ *) ;;
+*) say "FAIL: cpus: ${v#* }"; rc=1 ;;
+esac
 # the guest's folio census (guest-run.sh): "pass|fail WHY"
 census=$(cat "$run/folio-census.txt" 2>/dev/null) || census="fail no folio census (the guest did not finish)"
 say "folio census, $label: ${census#* }"

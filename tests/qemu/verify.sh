@@ -222,6 +222,8 @@ initrd=$("$HERE/mkinitramfs.sh" "$out/initramfs.cpio.gz" "$ROOT/tests/guest/run-
 nbs=$(echo "$sizes" | wc -w)
 export LBS_QEMU_TIMEOUT="${LBS_QEMU_TIMEOUT:-$((240 + nbs * (300 + ops / 15)))}"
 export LBS_QEMU_MEM="${LBS_QEMU_MEM:-1G}"
+# two vCPUs, so that reclaim, writeback and the workload race
+export LBS_QEMU_SMP="${LBS_QEMU_SMP:-2}"
 say "booting (timeout ${LBS_QEMU_TIMEOUT}s, $nbs block sizes, $ops fsx ops per campaign)"
 t0=$(date +%s)
 boot_rc=0
@@ -239,6 +241,9 @@ elif [ "$boot_rc" -eq 124 ]; then
 else
 	host boot-complete fail "qemu exit $boot_rc or the suite did not finish: $(grep -E '^LBS-(TEST|VERIFY)' "$clean" | tail -n 1)"
 fi
+# the guest must have run on every vCPU asked for
+v=$(sh "$HERE/cpus-check.sh" "$clean" "$LBS_QEMU_SMP") || true
+host cpus "${v%% *}" "${v#* }"
 krc=0
 python3 "$HERE/ktap-check.py" "$clean" --no-ktap >"$out/kernel-check.txt" 2>&1 || krc=$?
 if [ "$krc" -eq 0 ]; then
