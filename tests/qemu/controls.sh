@@ -187,4 +187,10 @@ for k in $built; do
 done
 mv "$summary.tmp" "$summary"
 say "summary: $summary"
+# the controls that failed, last, so that a log's tail names them (CI
+# shows only the tail, and the summary runs to hundreds of lines)
+if [ "$fail" -ne 0 ]; then
+	grep -E '^control .*: NOT CAUGHT' "$summary" | sed 's/^/controls.sh: /'
+	grep -E '^  BAD ' "$summary" | head -n 20 | sed 's/^/controls.sh: /'
+fi
 exit "$fail"
