@@ -135,8 +135,13 @@ def fstests_labels(rdir):
 def describe(rec, what):
     if rec is None:
         return "- %s: no record" % what
-    return ("- %s: `tests/qemu/records/%s` (series %s, project %s, %s, %s ops a campaign)"
-            % (what, rec["file"], rec["source"], rec["project"], rec["date"][:10], rec["ops"]))
+    # the records before cpus-check.sh have no cpus row: their guests ran
+    # on one CPU (uniprocessor kernels, or no ACPI to find the second)
+    cpus = rec["results"].get(("all", "cpus"), ("pass", "1"))
+    ncpu = (cpus[1] or "?").split(" ")[0] if cpus[0] == "pass" else "?"
+    return ("- %s: `tests/qemu/records/%s` (series %s, project %s, %s, %s ops a campaign, %s CPU%s)"
+            % (what, rec["file"], rec["source"], rec["project"], rec["date"][:10], rec["ops"],
+               ncpu, "" if ncpu == "1" else "s"))
 
 
 def body(root):

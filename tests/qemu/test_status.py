@@ -56,7 +56,7 @@ class Status(unittest.TestCase):
                  + "LBS-VERIFY 4096 mmap-hole: fail not counted at 4k\n"
                  + "LBS-VERIFY 65536 mmap-hole: pass\nLBS-VERIFY 65536 mmap-eof: xfail upstream\n")
         self.put("tests/qemu/records/frag.txt", head("2026-12-02T00:00:00Z", ", fragment 90")
-                 + "LBS-VERIFY 65536 mmap-hole: pass\n")
+                 + "LBS-VERIFY all cpus: pass 2\nLBS-VERIFY 65536 mmap-hole: pass\n")
         self.put("tests/fstests/records/patched-6.1-65536.tsv", FST_HEAD
                  + fst("2026-12-01T00:00:00Z", "patched-6.1", "generic/075", "fail")
                  + fst("2026-12-02T00:00:00Z", "patched-6.1", "generic/075", "pass"))
@@ -68,7 +68,10 @@ class Status(unittest.TestCase):
         self.assertEqual(cells[3], "64k: 1 pass, 3 not run")
         self.assertEqual(cells[4], "no record")
         self.assertIn("`tests/qemu/records/new.txt` (series abc123abc123", text)
+        # a record without the cpus row predates cpus-check.sh: one CPU
+        self.assertRegex(text, r"records/new.txt` \(.*, 1 CPU\)")
         self.assertIn("memory 90% fragmented: `tests/qemu/records/frag.txt`", text)
+        self.assertRegex(text, r"records/frag.txt` \(.*, 2 CPUs\)")
         rc2, text2, _ = self.run_()                     # idempotent
         self.assertEqual((rc2, text2), (0, text))
         self.assertEqual(self.run_("--check")[0], 0)
