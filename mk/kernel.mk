@@ -81,7 +81,9 @@ CI_OPS ?= 2000
 POWERCUT_ROUNDS ?= 3
 
 # make qemu-record NAME=ref-6.12   copy build/qemu/NAME/report.txt into
-#                           tests/qemu/records/ (tests/qemu/record.sh)
+#                           tests/qemu/records/ (tests/qemu/record.sh), then
+#                           regenerate the two tables made from the records
+#                           (crash-table, status), which meson checks
 # make crash-table          doc/crash.md's crash-rule table from
 #                           tests/qemu/records (builds and boots nothing)
 # make status               the README's "what works" table from
@@ -90,6 +92,8 @@ POWERCUT_ROUNDS ?= 3
 .PHONY: qemu-record crash-table status
 qemu-record:
 	@LBS_BUILD=$(KERNEL_BUILD) sh $(KERNEL_MK_TOP)/tests/qemu/record.sh "$(NAME)"
+	@python3 $(KERNEL_MK_TOP)/tests/qemu/crash-table.py
+	@python3 $(KERNEL_MK_TOP)/scripts/status.py
 crash-table:
 	@python3 $(KERNEL_MK_TOP)/tests/qemu/crash-table.py
 status:
