@@ -237,7 +237,7 @@ initrd=$("$ROOT/tests/qemu/mkinitramfs.sh" "$BUILD/fstests/initramfs.cpio.gz" "$
 khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
 export LBS_KERNEL_APPEND="${khz:+tsc_early_khz=$khz} tsc=reliable ${LBS_KERNEL_APPEND:-}"
 # one vCPU: the kernel is SMP, but without ACPI it finds no second CPU in
-# QEMU's tables; the cpus check below fails a run with fewer than asked
+# QEMU's tables; the cpus check below fails a run on another number
 export LBS_QEMU_MEM="${LBS_QEMU_MEM:-4G}" LBS_QEMU_SMP="${LBS_QEMU_SMP:-1}"
 if [ -n "$fsx_ops" ]; then	# about 2 ms an op under TCG, x10 and 3 campaigns
 	export LBS_QEMU_TIMEOUT="${LBS_FSTESTS_TIMEOUT:-$((600 + fsx_ops * 3 / 50))}"
