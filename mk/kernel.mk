@@ -92,8 +92,7 @@ POWERCUT_ROUNDS ?= 3
 .PHONY: qemu-record crash-table status
 qemu-record:
 	@LBS_BUILD=$(KERNEL_BUILD) sh $(KERNEL_MK_TOP)/tests/qemu/record.sh "$(NAME)"
-	@python3 $(KERNEL_MK_TOP)/tests/qemu/crash-table.py
-	@python3 $(KERNEL_MK_TOP)/scripts/status.py
+	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) crash-table status
 crash-table:
 	@python3 $(KERNEL_MK_TOP)/tests/qemu/crash-table.py
 status:
